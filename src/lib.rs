@@ -1,1 +1,9 @@
-//! parcels
+//! parcels: web page block classification by stylistic and lexical co-training, after PARCELS
+//! (Lee, Kan & Lai, *Stylistic and Lexical Co-training for Web Block Classification*, WIDM 2004).
+//!
+//! The pipeline, one module per stage:
+//! [`page`] (bytes → parsed page) → [`divide`] (page → fine-grained blocks) → … → [`cli`].
+
+pub mod cli;
+pub mod divide;
+pub mod page;

@@ -1,0 +1,1 @@
+//! Command-line subcommands, as library functions (the binary only parses arguments).

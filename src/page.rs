@@ -1,0 +1,558 @@
+//! Page loading: bytes in, parsed document out.
+//!
+//! Input: a file path (or bytes with a name). Output: a [`Page`] holding the decoded text's DOM
+//! (html5ever through `scraper`), the SHA-256 of the bytes as read, and how the encoding was
+//! decided.
+//!
+//! Encoding is decided the way browsers do, in this order: a byte-order mark, then a
+//! `<meta charset>` or `<meta http-equiv="Content-Type" content="…; charset=…">` found by a
+//! prescan of the first bytes, then a statistical guess (`chardetng`, the detector Firefox uses).
+//! One deliberate difference from browsers: a page that declares UTF-8 but is not valid UTF-8
+//! (common in 2008 news pages that were re-encoded by a CMS) is decoded with the guess instead,
+//! because replacement characters would cost the lexical view its words.
+//!
+//! Invariants: nothing here panics or recurses over the input; hostile input (empty files, binary
+//! junk, inputs above the size limit) is an error naming the file; gzip input (`.html.gz` or gzip
+//! magic) is decompressed transparently, within the same size limit.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use encoding_rs::Encoding;
+use sha2::{Digest, Sha256};
+
+/// Limits applied while loading pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Largest page accepted, in bytes (after gzip decompression).
+    pub max_bytes: usize,
+    /// Deepest nesting of block-level elements kept; deeper start tags are dropped before
+    /// parsing (see [`flatten_deep_nesting`]).
+    pub max_nesting: usize,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        // The largest page in ../shared/corpora is about 1.1 MB; 32 MiB leaves room for real
+        // pages while refusing inputs that would only exhaust memory.
+        // Chromium stops nesting its DOM at 512 levels for the same reason we do.
+        LoadOptions { max_bytes: 32 * 1024 * 1024, max_nesting: 512 }
+    }
+}
+
+/// Why a page could not be loaded. Every variant names the page.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PageError {
+    #[error("{path}: cannot read: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: page is empty")]
+    Empty { path: PathBuf },
+    #[error("{path}: page is {size} bytes, above the limit of {limit} bytes")]
+    TooLarge { path: PathBuf, size: u64, limit: usize },
+    #[error("{path}: not HTML: {percent}% of the first {sample} bytes are control bytes (binary data?)")]
+    Binary { path: PathBuf, percent: u32, sample: usize },
+    #[error("{path}: cannot decompress gzip data: {source}")]
+    Gzip { path: PathBuf, source: std::io::Error },
+}
+
+/// How the character encoding of a page was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EncodingSource {
+    /// A UTF-8 or UTF-16 byte-order mark.
+    Bom,
+    /// A `<meta>` declaration found by the prescan.
+    Meta,
+    /// `chardetng`'s statistical guess (no usable declaration).
+    Guess,
+    /// A UTF-8 declaration contradicted by invalid UTF-8; `chardetng`'s guess was used.
+    GuessOverMeta,
+}
+
+/// A loaded page: the parsed document and what is known about its bytes.
+pub struct Page {
+    /// Where the page came from (a file path, or a name given by the caller).
+    pub path: PathBuf,
+    /// Lower-case hex SHA-256 of the bytes as read (before any gzip decompression): label files
+    /// name pages by this checksum, so a changed page is detected rather than mislabelled.
+    pub sha256: String,
+    /// Size of the bytes as read.
+    pub size: usize,
+    /// The character encoding the page was decoded with.
+    pub encoding: &'static Encoding,
+    /// How that encoding was decided.
+    pub encoding_source: EncodingSource,
+    /// Whether decoding met malformed byte sequences (replaced by U+FFFD).
+    pub decode_errors: bool,
+    /// Whether block nesting deeper than [`LoadOptions::max_nesting`] was flattened.
+    pub flattened: bool,
+    /// The parsed document (html5ever's tree builder, so malformed markup is repaired the way a
+    /// browser repairs it).
+    pub html: scraper::Html,
+}
+
+impl fmt::Debug for Page {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Page")
+            .field("path", &self.path)
+            .field("sha256", &self.sha256)
+            .field("size", &self.size)
+            .field("encoding", &self.encoding.name())
+            .field("encoding_source", &self.encoding_source)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Page {
+    /// Reads and parses the page at `path`.
+    pub fn load(path: impl AsRef<Path>, opts: &LoadOptions) -> Result<Page, PageError> {
+        let path = path.as_ref();
+        let io = |source| PageError::Io { path: path.to_path_buf(), source };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
+        if size > opts.max_bytes as u64 {
+            return Err(PageError::TooLarge { path: path.to_path_buf(), size, limit: opts.max_bytes });
+        }
+        let mut bytes = Vec::with_capacity(size as usize);
+        // Read at most one byte past the limit: the file may have grown since `metadata`.
+        file.take(opts.max_bytes as u64 + 1).read_to_end(&mut bytes).map_err(io)?;
+        Page::from_bytes(path, &bytes, opts)
+    }
+
+    /// Parses a page from bytes; `path` only names it in errors and output.
+    pub fn from_bytes(path: impl AsRef<Path>, bytes: &[u8], opts: &LoadOptions) -> Result<Page, PageError> {
+        let path = path.as_ref().to_path_buf();
+        if bytes.len() > opts.max_bytes {
+            return Err(PageError::TooLarge { path, size: bytes.len() as u64, limit: opts.max_bytes });
+        }
+        let sha256 = hex(&Sha256::digest(bytes));
+        let size = bytes.len();
+        let content: Cow<[u8]> = if bytes.starts_with(&[0x1f, 0x8b]) {
+            Cow::Owned(gunzip(&path, bytes, opts.max_bytes)?)
+        } else {
+            Cow::Borrowed(bytes)
+        };
+        if content.iter().all(|b| b.is_ascii_whitespace()) {
+            return Err(PageError::Empty { path });
+        }
+        if let Some((percent, sample)) = looks_binary(&content) {
+            return Err(PageError::Binary { path, percent, sample });
+        }
+        let (encoding, encoding_source) = detect_encoding(&content);
+        let (text, used, decode_errors) = encoding.decode(&content);
+        let flat = flatten_deep_nesting(&text, opts.max_nesting);
+        let flattened = flat.is_some();
+        let html = scraper::Html::parse_document(flat.as_deref().unwrap_or(&text));
+        Ok(Page { path, sha256, size, encoding: used, encoding_source, decode_errors, flattened, html })
+    }
+}
+
+/// Block-level elements whose start tag makes html5ever look for an open `<p>` through the whole
+/// stack of open elements ("close a p element in button scope"): nested without end, they make
+/// parsing quadratic (100,000 nested `<div>` take half a minute).
+const SCOPE_SCANNING: &[&str] = &[
+    "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl",
+    "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "main", "menu", "nav", "ol",
+    "section", "summary", "ul", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "listing", "form",
+];
+
+/// Elements whose content is raw text: no tags inside them are counted.
+const RAW_TEXT: &[&str] = &["script", "style", "textarea", "title", "xmp", "noscript", "iframe", "noembed", "noframes"];
+
+/// Drops start tags of block-level elements nested deeper than `limit`, and as many of their end
+/// tags, before parsing; returns `None` (no copy) when the page nests no deeper. Browsers bound
+/// the DOM depth the same way (Chromium at 512); no real page comes near it, while a hostile one
+/// nested 100,000 deep would make the parser quadratic. The scan is a light tokenizer: it skips
+/// comments and raw-text elements and only counts the elements in [`SCOPE_SCANNING`].
+pub fn flatten_deep_nesting(text: &str, limit: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut dropped = 0usize;
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while let Some(off) = bytes[i..].iter().position(|&b| b == b'<') {
+        let start = i + off;
+        let rest = &bytes[start + 1..];
+        if rest.starts_with(b"!--") {
+            i = find(bytes, start + 4, b"-->").map_or(bytes.len(), |e| e + 3);
+            continue;
+        }
+        let closing = rest.first() == Some(&b'/');
+        let name_start = start + 1 + usize::from(closing);
+        let name_len = bytes[name_start..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+        if name_len == 0 {
+            i = start + 1;
+            continue;
+        }
+        let name = text[name_start..name_start + name_len].to_ascii_lowercase();
+        let end = find(bytes, name_start, b">").map_or(bytes.len(), |e| e + 1);
+        if !closing && RAW_TEXT.contains(&name.as_str()) {
+            let close = format!("</{name}");
+            i = find_ci(bytes, end, close.as_bytes()).unwrap_or(bytes.len());
+            continue;
+        }
+        if SCOPE_SCANNING.contains(&name.as_str()) {
+            let self_closing = bytes[..end].ends_with(b"/>");
+            if closing {
+                if dropped > 0 {
+                    dropped -= 1;
+                    cuts.push((start, end));
+                } else {
+                    depth = depth.saturating_sub(1);
+                }
+            } else if !self_closing {
+                if depth >= limit {
+                    dropped += 1;
+                    cuts.push((start, end));
+                } else {
+                    depth += 1;
+                }
+            }
+        }
+        i = end;
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (s, e) in cuts {
+        out.push_str(&text[at..s]);
+        at = e;
+    }
+    out.push_str(&text[at..]);
+    Some(out)
+}
+
+fn find_ci(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    if from >= hay.len() || needle.is_empty() {
+        return None;
+    }
+    hay[from..].windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle)).map(|p| p + from)
+}
+
+fn gunzip(path: &Path, bytes: &[u8], limit: usize) -> Result<Vec<u8>, PageError> {
+    let mut out = Vec::new();
+    let mut decoder = flate2::read::MultiGzDecoder::new(bytes).take(limit as u64 + 1);
+    decoder
+        .read_to_end(&mut out)
+        .map_err(|source| PageError::Gzip { path: path.to_path_buf(), source })?;
+    if out.len() > limit {
+        return Err(PageError::TooLarge { path: path.to_path_buf(), size: out.len() as u64, limit });
+    }
+    Ok(out)
+}
+
+/// Lower-case hexadecimal of a digest.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// Share of C0 control bytes (other than tab, newline, form feed, carriage return and escape)
+/// in the first 8 KiB above which a file is taken for binary data. Text pages in the corpora
+/// have none or a handful (stray NULs); images, archives and executables have 10–30%.
+const BINARY_CONTROL_SHARE: f64 = 0.10;
+const BINARY_SAMPLE: usize = 8192;
+
+fn looks_binary(bytes: &[u8]) -> Option<(u32, usize)> {
+    // UTF-16 text is full of NULs but is text; a BOM says so.
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return None;
+    }
+    let sample = &bytes[..bytes.len().min(BINARY_SAMPLE)];
+    let controls = sample
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | 0x1b))
+        .count();
+    let share = controls as f64 / sample.len() as f64;
+    (share > BINARY_CONTROL_SHARE).then(|| ((share * 100.0).round() as u32, sample.len()))
+}
+
+/// How many bytes the `<meta>` prescan looks at. The HTML standard says 1024; pages of 2008
+/// often put a long comment or script before their `<meta>`, and browsers then re-decode when
+/// the tree builder meets it, so we look further.
+const PRESCAN_BYTES: usize = 16 * 1024;
+
+/// Decides the encoding of `bytes`: BOM, then `<meta>` prescan, then a statistical guess.
+pub fn detect_encoding(bytes: &[u8]) -> (&'static Encoding, EncodingSource) {
+    if let Some((enc, _)) = Encoding::for_bom(bytes) {
+        return (enc, EncodingSource::Bom);
+    }
+    if let Some(declared) = prescan_meta(&bytes[..bytes.len().min(PRESCAN_BYTES)]) {
+        // The standard maps UTF-16 declarations in a byte stream without BOM to UTF-8, and
+        // `x-user-defined` to windows-1252.
+        let declared = if declared == encoding_rs::UTF_16LE || declared == encoding_rs::UTF_16BE {
+            encoding_rs::UTF_8
+        } else if declared == encoding_rs::X_USER_DEFINED {
+            encoding_rs::WINDOWS_1252
+        } else {
+            declared
+        };
+        if declared != encoding_rs::UTF_8 || std::str::from_utf8(bytes).is_ok() {
+            return (declared, EncodingSource::Meta);
+        }
+        return (guess(bytes), EncodingSource::GuessOverMeta);
+    }
+    (guess(bytes), EncodingSource::Guess)
+}
+
+fn guess(bytes: &[u8]) -> &'static Encoding {
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(bytes, true);
+    detector.guess(None, chardetng::Utf8Detection::Allow)
+}
+
+/// Finds the first `<meta>` that declares a character encoding (the standard's "prescan a byte
+/// stream to determine its encoding", simplified: comments are skipped, attributes are parsed
+/// with or without quotes).
+fn prescan_meta(bytes: &[u8]) -> Option<&'static Encoding> {
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"<!--") {
+            i = find(bytes, i + 4, b"-->").map_or(bytes.len(), |end| end + 3);
+            continue;
+        }
+        if bytes[i] == b'<' && starts_with_ci(&bytes[i + 1..], b"meta") {
+            let end = find(bytes, i, b">").unwrap_or(bytes.len());
+            if let Some(enc) = meta_charset(&bytes[i + 5..end]) {
+                return Some(enc);
+            }
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    None
+}
+
+fn meta_charset(attrs: &[u8]) -> Option<&'static Encoding> {
+    let mut charset = None;
+    let mut content = None;
+    let mut http_equiv_content_type = false;
+    for (name, value) in parse_attributes(attrs) {
+        match name.to_ascii_lowercase().as_slice() {
+            b"charset" => charset = charset.or_else(|| Encoding::for_label(value.trim_ascii())),
+            b"content" => content = Some(value),
+            b"http-equiv" => http_equiv_content_type = value.trim_ascii().eq_ignore_ascii_case(b"content-type"),
+            _ => {}
+        }
+    }
+    if charset.is_some() {
+        return charset;
+    }
+    // Browsers accept a charset in `content` even without a proper http-equiv; so do we.
+    let _ = http_equiv_content_type;
+    content.and_then(charset_from_content)
+}
+
+/// The `charset=` parameter of a `Content-Type` value.
+fn charset_from_content(content: &[u8]) -> Option<&'static Encoding> {
+    let lower = content.to_ascii_lowercase();
+    let at = find(&lower, 0, b"charset")?;
+    let mut rest = lower[at + 7..].trim_ascii_start();
+    rest = rest.strip_prefix(b"=")?.trim_ascii_start();
+    let rest = rest.strip_prefix(b"\"").or_else(|| rest.strip_prefix(b"'")).unwrap_or(rest);
+    let end = rest.iter().position(|&b| matches!(b, b'"' | b'\'' | b';') || b.is_ascii_whitespace()).unwrap_or(rest.len());
+    Encoding::for_label(&rest[..end])
+}
+
+/// Splits `name=value` pairs of a tag's attribute text (values quoted or not).
+fn parse_attributes(s: &[u8]) -> Vec<(&[u8], &[u8])> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let n = s.len();
+    while i < n {
+        while i < n && (s[i].is_ascii_whitespace() || s[i] == b'/') {
+            i += 1;
+        }
+        let start = i;
+        while i < n && !s[i].is_ascii_whitespace() && s[i] != b'=' && s[i] != b'/' {
+            i += 1;
+        }
+        let name = &s[start..i];
+        while i < n && s[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let mut value: &[u8] = b"";
+        if i < n && s[i] == b'=' {
+            i += 1;
+            while i < n && s[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if i < n && (s[i] == b'"' || s[i] == b'\'') {
+                let q = s[i];
+                let vstart = i + 1;
+                let vend = s[vstart..].iter().position(|&b| b == q).map_or(n, |p| vstart + p);
+                value = &s[vstart..vend];
+                i = (vend + 1).min(n);
+            } else {
+                let vstart = i;
+                while i < n && !s[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                value = &s[vstart..i];
+            }
+        }
+        if !name.is_empty() {
+            out.push((name, value));
+        } else if i == start {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    if from >= hay.len() {
+        return None;
+    }
+    hay[from..].windows(needle.len()).position(|w| w == needle).map(|p| p + from)
+}
+
+fn starts_with_ci(s: &[u8], prefix: &[u8]) -> bool {
+    s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(bytes: &[u8]) -> Result<Page, PageError> {
+        Page::from_bytes("t.html", bytes, &LoadOptions::default())
+    }
+
+    fn body_text(page: &Page) -> String {
+        let sel = scraper::Selector::parse("body").unwrap();
+        page.html.select(&sel).next().map(|b| b.text().collect()).unwrap_or_default()
+    }
+
+    #[test]
+    fn meta_charset_latin1_is_windows_1252() {
+        let page = load(b"<html><head><meta charset=\"ISO-8859-1\"></head><body>caf\xe9 \x93q\x94</body>").unwrap();
+        assert_eq!(page.encoding, encoding_rs::WINDOWS_1252);
+        assert_eq!(page.encoding_source, EncodingSource::Meta);
+        assert_eq!(body_text(&page), "café \u{201c}q\u{201d}");
+    }
+
+    #[test]
+    fn http_equiv_content_type() {
+        let page = load(b"<meta http-equiv=Content-Type content='text/html; charset=windows-1251'><p>\xcf\xf0\xe8").unwrap();
+        assert_eq!(page.encoding, encoding_rs::WINDOWS_1251);
+        assert_eq!(body_text(&page), "При");
+    }
+
+    #[test]
+    fn bom_beats_meta() {
+        let page = load(b"\xef\xbb\xbf<meta charset=iso-8859-1><p>caf\xc3\xa9").unwrap();
+        assert_eq!(page.encoding, encoding_rs::UTF_8);
+        assert_eq!(page.encoding_source, EncodingSource::Bom);
+        assert_eq!(body_text(&page), "café");
+    }
+
+    #[test]
+    fn utf16_bom() {
+        let mut bytes = vec![0xff, 0xfe];
+        for u in "<p>héllo".encode_utf16() {
+            bytes.extend_from_slice(&u.to_le_bytes());
+        }
+        let page = load(&bytes).unwrap();
+        assert_eq!(page.encoding, encoding_rs::UTF_16LE);
+        assert_eq!(body_text(&page), "héllo");
+    }
+
+    #[test]
+    fn undeclared_utf8_is_guessed() {
+        let page = load("<p>Zürich, São Paulo, naïve café — “quoted”</p>".as_bytes()).unwrap();
+        assert_eq!(page.encoding, encoding_rs::UTF_8);
+        assert_eq!(page.encoding_source, EncodingSource::Guess);
+    }
+
+    #[test]
+    fn false_utf8_declaration_falls_back_to_guess() {
+        let page = load(b"<meta charset=utf-8><p>Le caf\xe9 est tr\xe8s bon, d\xe9j\xe0 vu \xe0 l'\xe9cole</p>").unwrap();
+        assert_eq!(page.encoding_source, EncodingSource::GuessOverMeta);
+        assert!(body_text(&page).contains("café"), "{}", body_text(&page));
+        assert!(!page.decode_errors);
+    }
+
+    #[test]
+    fn meta_inside_comment_is_ignored() {
+        let (enc, src) = detect_encoding(b"<!-- <meta charset=koi8-r> --><meta charset=utf-8>");
+        assert_eq!((enc, src), (encoding_rs::UTF_8, EncodingSource::Meta));
+    }
+
+    #[test]
+    fn empty_and_whitespace_are_errors() {
+        assert!(matches!(load(b""), Err(PageError::Empty { .. })));
+        assert!(matches!(load(b" \n\t "), Err(PageError::Empty { .. })));
+    }
+
+    #[test]
+    fn binary_junk_is_an_error_naming_the_file() {
+        let junk: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+        let err = load(&junk).unwrap_err();
+        assert!(matches!(err, PageError::Binary { .. }));
+        assert!(err.to_string().starts_with("t.html: not HTML"), "{err}");
+    }
+
+    #[test]
+    fn nul_bytes_in_text_are_tolerated() {
+        let page = load(b"<p>a\0b</p>").unwrap();
+        assert!(body_text(&page).starts_with('a'));
+    }
+
+    #[test]
+    fn size_limit() {
+        let opts = LoadOptions { max_bytes: 10, ..LoadOptions::default() };
+        let err = Page::from_bytes("big.html", b"<p>more than ten bytes</p>", &opts).unwrap_err();
+        assert!(matches!(err, PageError::TooLarge { size: 26, limit: 10, .. }), "{err}");
+    }
+
+    #[test]
+    fn gzip_is_transparent_and_checksum_is_of_the_bytes_read() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(b"<p>zipped</p>").unwrap();
+        let bytes = gz.finish().unwrap();
+        let page = load(&bytes).unwrap();
+        assert_eq!(body_text(&page), "zipped");
+        assert_eq!(page.sha256, hex(&Sha256::digest(&bytes)));
+        let broken = &bytes[..bytes.len() / 2];
+        assert!(matches!(load(broken), Err(PageError::Gzip { .. })));
+    }
+
+    #[test]
+    fn missing_file_names_the_path() {
+        let err = Page::load("/nonexistent/x.html", &LoadOptions::default()).unwrap_err();
+        assert!(err.to_string().starts_with("/nonexistent/x.html: cannot read"), "{err}");
+    }
+
+    #[test]
+    fn deep_nesting_is_flattened_at_the_limit() {
+        let flat = flatten_deep_nesting("<div><DIV><div>x</div></DIV></div><div>y</div>", 2).unwrap();
+        assert_eq!(flat, "<div><DIV>x</DIV></div><div>y</div>");
+        assert_eq!(flatten_deep_nesting("<div><div>x</div></div>", 2), None);
+        // Tags in comments and scripts do not count.
+        assert_eq!(flatten_deep_nesting("<div><!--<div><div>--><script>'<div><div>'</script>x</div>", 1), None);
+        let deep = format!("{}deep{}", "<div>".repeat(100_000), "</div>".repeat(100_000));
+        let page = load(deep.as_bytes()).unwrap();
+        assert!(page.flattened);
+        assert_eq!(body_text(&page), "deep");
+        let depth = page.html.tree.nodes().filter(|n| n.value().as_element().is_some_and(|e| e.name() == "div")).count();
+        assert_eq!(depth, 512);
+    }
+
+    #[test]
+    fn checksum_known_answer() {
+        let page = load(b"<p>abc").unwrap();
+        assert_eq!(page.sha256, "d03862b547e5dbb21797bfcbd48bf4c474675e344b706e6445554ab6227de3a1");
+    }
+}

@@ -6,4 +6,5 @@
 
 pub mod cli;
 pub mod divide;
+pub mod files;
 pub mod page;

@@ -7,9 +7,11 @@
 //! Encoding is decided the way browsers do, in this order: a byte-order mark, then a
 //! `<meta charset>` or `<meta http-equiv="Content-Type" content="…; charset=…">` found by a
 //! prescan of the first bytes, then a statistical guess (`chardetng`, the detector Firefox uses).
-//! One deliberate difference from browsers: a page that declares UTF-8 but is not valid UTF-8
-//! (common in 2008 news pages that were re-encoded by a CMS) is decoded with the guess instead,
-//! because replacement characters would cost the lexical view its words.
+//! Two deliberate differences from browsers, because mojibake and replacement characters would
+//! cost the lexical view its words: a page that declares UTF-8 but is not valid UTF-8 is decoded
+//! with the statistical guess, and a page that declares a legacy encoding (often ISO-8859-1 in
+//! 2008 news pages whose CMS had moved to UTF-8) but is valid UTF-8 with non-ASCII characters is
+//! decoded as UTF-8.
 //!
 //! Invariants: nothing here panics or recurses over the input; hostile input (empty files, binary
 //! junk, inputs above the size limit) is an error naming the file; gzip input (`.html.gz` or gzip
@@ -70,6 +72,9 @@ pub enum EncodingSource {
     Guess,
     /// A UTF-8 declaration contradicted by invalid UTF-8; `chardetng`'s guess was used.
     GuessOverMeta,
+    /// A legacy declaration contradicted by bytes that are valid UTF-8 with non-ASCII
+    /// characters; decoded as UTF-8.
+    Utf8OverMeta,
 }
 
 /// A loaded page: the parsed document and what is known about its bytes.
@@ -87,8 +92,8 @@ pub struct Page {
     pub encoding_source: EncodingSource,
     /// Whether decoding met malformed byte sequences (replaced by U+FFFD).
     pub decode_errors: bool,
-    /// Whether block nesting deeper than [`LoadOptions::max_nesting`] was flattened.
-    pub flattened: bool,
+    /// Repairs made to the text before parsing, beyond what the HTML standard does.
+    pub repairs: Vec<Repair>,
     /// The parsed document (html5ever's tree builder, so malformed markup is repaired the way a
     /// browser repairs it).
     pub html: scraper::Html,
@@ -143,11 +148,53 @@ impl Page {
         }
         let (encoding, encoding_source) = detect_encoding(&content);
         let (text, used, decode_errors) = encoding.decode(&content);
-        let flat = flatten_deep_nesting(&text, opts.max_nesting);
-        let flattened = flat.is_some();
-        let html = scraper::Html::parse_document(flat.as_deref().unwrap_or(&text));
-        Ok(Page { path, sha256, size, encoding: used, encoding_source, decode_errors, flattened, html })
+        let mut repairs = Vec::new();
+        let mut text: Cow<str> = text;
+        if let Some(closed) = close_unterminated_title(&text) {
+            text = Cow::Owned(closed);
+            repairs.push(Repair::ClosedTitle);
+        }
+        if let Some(flat) = flatten_deep_nesting(&text, opts.max_nesting) {
+            text = Cow::Owned(flat);
+            repairs.push(Repair::FlattenedNesting);
+        }
+        let html = scraper::Html::parse_document(&text);
+        Ok(Page { path, sha256, size, encoding: used, encoding_source, decode_errors, repairs, html })
     }
+}
+
+/// A repair parcels made to a page's text before parsing (browsers do not make these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Repair {
+    /// A `<title>` without `</title>` was closed at the first markup after it. Without this the
+    /// whole page is title text (five L3S-GN1 pages were stored with their `</title>` cut off,
+    /// yet their annotators saw and labelled the article).
+    ClosedTitle,
+    /// Block nesting deeper than [`LoadOptions::max_nesting`] was flattened.
+    FlattenedNesting,
+}
+
+/// Closes a `<title>` that has no `</title>` anywhere after it, just before the first `<` that
+/// follows its start tag. Returns `None` (no copy) when the page needs no repair.
+pub fn close_unterminated_title(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let start = find_ci(bytes, 0, b"<title")?;
+    // `<title` must be the whole tag name (not `<titles>`).
+    let after = *bytes.get(start + 6)?;
+    if !(after == b'>' || after.is_ascii_whitespace() || after == b'/') {
+        return None;
+    }
+    let open_end = find(bytes, start, b">")? + 1;
+    if find_ci(bytes, open_end, b"</title").is_some() {
+        return None;
+    }
+    let insert_at = bytes[open_end..].iter().position(|&b| b == b'<').map_or(bytes.len(), |p| p + open_end);
+    let mut out = String::with_capacity(text.len() + 8);
+    out.push_str(&text[..insert_at]);
+    out.push_str("</title>");
+    out.push_str(&text[insert_at..]);
+    Some(out)
 }
 
 /// Block-level elements whose start tag makes html5ever look for an open `<p>` through the whole
@@ -187,14 +234,22 @@ pub fn flatten_deep_nesting(text: &str, limit: usize) -> Option<String> {
             i = start + 1;
             continue;
         }
-        let name = text[name_start..name_start + name_len].to_ascii_lowercase();
-        let end = find(bytes, name_start, b">").map_or(bytes.len(), |e| e + 1);
-        if !closing && RAW_TEXT.contains(&name.as_str()) {
-            let close = format!("</{name}");
-            i = find_ci(bytes, end, close.as_bytes()).unwrap_or(bytes.len());
+        // Tag names of interest are at most 10 bytes: lower-case them into a stack buffer.
+        let mut buf = [0u8; 12];
+        if name_len > buf.len() {
+            i = name_start + name_len;
             continue;
         }
-        if SCOPE_SCANNING.contains(&name.as_str()) {
+        for (d, s) in buf.iter_mut().zip(&bytes[name_start..name_start + name_len]) {
+            *d = s.to_ascii_lowercase();
+        }
+        let name = std::str::from_utf8(&buf[..name_len]).unwrap_or("");
+        let end = bytes[name_start..].iter().position(|&b| b == b'>').map_or(bytes.len(), |e| name_start + e + 1);
+        if !closing && RAW_TEXT.contains(&name) {
+            i = find_end_tag(bytes, end, name.as_bytes()).unwrap_or(bytes.len());
+            continue;
+        }
+        if SCOPE_SCANNING.contains(&name) {
             let self_closing = bytes[..end].ends_with(b"/>");
             if closing {
                 if dropped > 0 {
@@ -225,6 +280,20 @@ pub fn flatten_deep_nesting(text: &str, limit: usize) -> Option<String> {
     }
     out.push_str(&text[at..]);
     Some(out)
+}
+
+/// Position of the next `</name` (any case) at or after `from`.
+fn find_end_tag(hay: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut i = from;
+    while let Some(off) = hay.get(i..)?.iter().position(|&b| b == b'<') {
+        let at = i + off;
+        let rest = &hay[at + 1..];
+        if rest.first() == Some(&b'/') && rest.len() > name.len() && rest[1..=name.len()].eq_ignore_ascii_case(name) {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
 }
 
 fn find_ci(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
@@ -296,15 +365,25 @@ pub fn detect_encoding(bytes: &[u8]) -> (&'static Encoding, EncodingSource) {
         } else {
             declared
         };
-        if declared != encoding_rs::UTF_8 || std::str::from_utf8(bytes).is_ok() {
-            return (declared, EncodingSource::Meta);
+        let valid_utf8 = std::str::from_utf8(bytes).is_ok();
+        if declared == encoding_rs::UTF_8 {
+            return if valid_utf8 { (declared, EncodingSource::Meta) } else { (guess(bytes), EncodingSource::GuessOverMeta) };
         }
-        return (guess(bytes), EncodingSource::GuessOverMeta);
+        // Multi-byte UTF-8 sequences almost never arise by chance in legacy-encoded text, so
+        // valid UTF-8 with non-ASCII bytes is UTF-8 whatever the page claims.
+        if valid_utf8 && !bytes.is_ascii() && declared.is_ascii_compatible() {
+            return (encoding_rs::UTF_8, EncodingSource::Utf8OverMeta);
+        }
+        return (declared, EncodingSource::Meta);
     }
     (guess(bytes), EncodingSource::Guess)
 }
 
 fn guess(bytes: &[u8]) -> &'static Encoding {
+    // Valid UTF-8 is what chardetng would answer, at a fraction of the cost.
+    if std::str::from_utf8(bytes).is_ok() {
+        return encoding_rs::UTF_8;
+    }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(bytes, true);
     detector.guess(None, chardetng::Utf8Detection::Allow)
@@ -484,6 +563,16 @@ mod tests {
     }
 
     #[test]
+    fn valid_utf8_beats_a_latin1_declaration() {
+        let page = load("<meta charset=iso-8859-1><p>Kosovo’s future</p>".as_bytes()).unwrap();
+        assert_eq!(page.encoding_source, EncodingSource::Utf8OverMeta);
+        assert_eq!(body_text(&page), "Kosovo’s future");
+        // Pure ASCII keeps the declaration.
+        let page = load(b"<meta charset=iso-8859-1><p>plain").unwrap();
+        assert_eq!(page.encoding_source, EncodingSource::Meta);
+    }
+
+    #[test]
     fn meta_inside_comment_is_ignored() {
         let (enc, src) = detect_encoding(b"<!-- <meta charset=koi8-r> --><meta charset=utf-8>");
         assert_eq!((enc, src), (encoding_rs::UTF_8, EncodingSource::Meta));
@@ -544,10 +633,20 @@ mod tests {
         assert_eq!(flatten_deep_nesting("<div><!--<div><div>--><script>'<div><div>'</script>x</div>", 1), None);
         let deep = format!("{}deep{}", "<div>".repeat(100_000), "</div>".repeat(100_000));
         let page = load(deep.as_bytes()).unwrap();
-        assert!(page.flattened);
+        assert_eq!(page.repairs, [Repair::FlattenedNesting]);
         assert_eq!(body_text(&page), "deep");
         let depth = page.html.tree.nodes().filter(|n| n.value().as_element().is_some_and(|e| e.name() == "div")).count();
         assert_eq!(depth, 512);
+    }
+
+    #[test]
+    fn unterminated_title_is_closed_at_the_first_markup() {
+        let page = load(b"<html><head><title>Gale to drive Nation ...junk(); </SCRIPT><div><p>Article text</p></div>").unwrap();
+        assert_eq!(page.repairs, [Repair::ClosedTitle]);
+        assert!(body_text(&page).contains("Article text"));
+        assert_eq!(close_unterminated_title("<title>ok</title><p>x"), None);
+        assert_eq!(close_unterminated_title("<titles>x"), None);
+        assert_eq!(close_unterminated_title("<TITLE>t <p>x").as_deref(), Some("<TITLE>t </title><p>x"));
     }
 
     #[test]

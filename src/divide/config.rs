@@ -36,8 +36,8 @@ pub struct DividerConfig {
     pub skip: Vec<String>,
     /// Content elements that always make a block of their own (images, in the paper).
     pub own_block: Vec<String>,
-    /// Whether two or more consecutive `<br>` end a block.
-    pub double_br_breaks: bool,
+    /// This many consecutive `<br>` end a block (0: line breaks never do).
+    pub br_breaks: usize,
 }
 
 /// The fine-grained inventory shipped as `configs/divider.toml`, compiled in so the divider works

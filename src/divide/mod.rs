@@ -9,7 +9,7 @@
 //! 2. Adjacent leaves attached to the same container merge into one block. "Adjacent" means no
 //!    structural boundary (the start or end of a structural element) lies between them, so
 //!    `<td>a<p>b</p>c</td>` gives three blocks. Leaves of an `own_block` element (an image) form
-//!    a block of their own, two consecutive `<br>` end a block when configured, and visible and
+//!    a block of their own, a run of `<br>` ends a block when configured, and visible and
 //!    hidden leaves never merge.
 //!
 //! The *page text* is every leaf's text (whitespace collapsed, trimmed), in document order, one
@@ -408,7 +408,8 @@ impl<'d> Walk<'d> {
     fn leaf(&mut self, node: NodeId, text: String, image: Option<Image>) {
         let hidden = self.stack.last().is_some_and(|f| f.hidden);
         let container_depth = self.container_depth();
-        let breaks = self.divider.config.double_br_breaks && self.pending_brs >= 2;
+        let br_breaks = self.divider.config.br_breaks;
+        let breaks = br_breaks > 0 && self.pending_brs >= br_breaks;
         let continues = self
             .run
             .as_ref()

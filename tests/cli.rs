@@ -1,0 +1,83 @@
+//! The `parcels` binary: batches, errors and outputs as a user meets them.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn parcels() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_parcels"))
+}
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pages").join(name)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("parcels-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_batch_goes_on_past_a_bad_page_and_says_so() {
+    let dir = scratch("batch");
+    let empty = dir.join("empty.html");
+    std::fs::write(&empty, b"").unwrap();
+    let out = parcels()
+        .args(["divide", "--format", "json"])
+        .arg(fixture("linear.html"))
+        .arg(&empty)
+        .arg(dir.join("missing.html"))
+        .arg(fixture("latin1.html"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "a missing input is an error before any work");
+    let out = parcels().args(["divide", "--format", "json"]).arg(fixture("linear.html")).arg(&empty).arg(fixture("latin1.html")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["blocks"].as_array().unwrap().len(), 4);
+    assert_eq!(lines[1]["encoding"], "windows-1252");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(&format!("{}: page is empty", empty.display())), "{stderr}");
+    assert!(stderr.contains("1 of 3 pages failed"), "{stderr}");
+}
+
+#[test]
+fn tsv_output_and_html_view() {
+    let dir = scratch("view");
+    let view = dir.join("view.html");
+    let out = parcels().args(["divide", "--format", "tsv", "--html"]).arg(&view).arg(fixture("table.html")).output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = stdout.lines().collect();
+    assert_eq!(rows[0], "path\tid\tlocator\tcontainer\twords\tlinks\timages\thidden\ttext");
+    assert_eq!(rows.len(), 12);
+    assert!(rows[2].ends_with("\tHome"));
+    let html = std::fs::read_to_string(&view).unwrap();
+    assert_eq!(html.matches("class=\"parcels-badge\"").count(), 11);
+}
+
+#[test]
+fn directories_are_walked_and_bad_configs_are_refused() {
+    let out = parcels().args(["divide", "--format", "tsv"]).arg(fixture("")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("utf16le.html\t0\t"));
+    let dir = scratch("config");
+    let bad = dir.join("divider.toml");
+    std::fs::write(&bad, "max_depth = 'four'\n").unwrap();
+    let out = parcels().args(["divide", "--divider"]).arg(&bad).arg(fixture("linear.html")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(&bad.display().to_string()) && stderr.contains("max_depth"), "{stderr}");
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in [vec!["--help"], vec!["divide", "--help"]] {
+        let out = parcels().args(&sub).output().unwrap();
+        assert!(out.status.success(), "{sub:?}");
+        assert!(String::from_utf8(out.stdout).unwrap().contains("Usage: parcels"));
+    }
+}

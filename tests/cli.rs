@@ -53,10 +53,10 @@ fn tsv_output_and_html_view() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     let rows: Vec<&str> = stdout.lines().collect();
     assert_eq!(rows[0], "path\tid\tlocator\tcontainer\twords\tlinks\timages\thidden\ttext");
-    assert_eq!(rows.len(), 12);
-    assert!(rows[2].ends_with("\tHome"));
+    assert_eq!(rows.len(), 14);
+    assert!(rows[2].ends_with("\tHome"), "{}", rows[2]);
     let html = std::fs::read_to_string(&view).unwrap();
-    assert_eq!(html.matches("class=\"parcels-badge\"").count(), 11);
+    assert_eq!(html.matches("class=\"parcels-badge\"").count(), 13);
 }
 
 #[test]

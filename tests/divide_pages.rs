@@ -33,16 +33,18 @@ fn table_layout_with_nested_tables() {
         blocks("table.html"),
         pairs(&[
             (&format!("{t}/tr[1]/td[1]/img[1]"), "The Daily Courier"),
-            (&format!("{t}/tr[2]/td[1]/table[1]/tbody[1]/tr[1]/td[1]"), "Home"),
-            (&format!("{t}/tr[2]/td[1]/table[1]/tbody[1]/tr[2]/td[1]"), "World"),
-            (&format!("{t}/tr[2]/td[1]/table[1]/tbody[1]/tr[3]/td[1]"), "Sport"),
+            (&format!("{t}/tr[2]/td[1]/table[1]/tbody[1]/tr[1]/td[1]/a[1]"), "Home"),
+            (&format!("{t}/tr[2]/td[1]/table[1]/tbody[1]/tr[2]/td[1]/a[1]"), "World"),
+            (&format!("{t}/tr[2]/td[1]/table[1]/tbody[1]/tr[3]/td[1]/a[1]"), "Sport"),
             (&format!("{t}/tr[2]/td[1]/form[1]"), "Search"),
-            (&format!("{t}/tr[2]/td[2]"), "Storm closes harbour for third day By Jane Miller, Staff Reporter March 3, 2008"),
+            (&format!("{t}/tr[2]/td[2]/font[1]/b[1]"), "Storm closes harbour for third day"),
+            (&format!("{t}/tr[2]/td[2]/font[2]"), "By Jane Miller, Staff Reporter"),
+            (&format!("{t}/tr[2]/td[2]/font[2]"), "March 3, 2008"),
             (&format!("{t}/tr[2]/td[2]/p[1]"), "HALIFAX - Gale-force winds kept the harbour closed on Monday, the port authority said."),
             (&format!("{t}/tr[2]/td[2]/p[2]"), "Ferries to the islands were cancelled until the weather improves."),
             (&format!("{t}/tr[2]/td[2]/table[1]/tbody[1]/tr[1]/td[1]/img[1]"), "Waves over the pier"),
-            (&format!("{t}/tr[2]/td[2]/table[1]/tbody[1]/tr[2]/td[1]"), "Waves break over the pier on Sunday."),
-            (&format!("{t}/tr[3]/td[1]"), "© 2008 Daily Courier. All rights reserved."),
+            (&format!("{t}/tr[2]/td[2]/table[1]/tbody[1]/tr[2]/td[1]/i[1]"), "Waves break over the pier on Sunday."),
+            (&format!("{t}/tr[3]/td[1]/font[1]"), "© 2008 Daily Courier. All rights reserved."),
         ])
     );
 }
@@ -55,9 +57,9 @@ fn table_layout_block_details() {
     assert_eq!((masthead.width, masthead.height, masthead.linked), (Some(600), Some(80), false));
     assert_eq!(d.blocks[1].links[0].href, "/");
     assert_eq!(d.blocks[4].images.len(), 2, "text field and submit button");
-    assert_eq!(d.blocks[7].links[0].text, "the weather");
+    assert_eq!(d.blocks[9].links[0].text, "the weather");
     assert_eq!(d.blocks[5].container_path, "html/body/table/tbody/tr/td");
-    assert_eq!(d.blocks[6].words, 13, "the dash is not a word");
+    assert_eq!(d.blocks[8].words, 13, "the dash is not a word");
 }
 
 #[test]

@@ -249,8 +249,11 @@ struct Leaf {
 struct Run {
     /// Stack depth (number of frames) of the container; 0 means the document.
     container_depth: usize,
-    /// Smallest stack depth seen since the run began: the depth of the leaves' common ancestor.
+    /// Smallest stack depth between the run's first and last leaf: the depth of the leaves'
+    /// common ancestor.
     min_depth: usize,
+    /// The common ancestor's locator, taken when an end tag after the last leaf closed it.
+    locator: Option<String>,
     hidden: bool,
     start_char: usize,
     leaves: Vec<Leaf>,
@@ -271,6 +274,9 @@ struct Walk<'d> {
     pending_space: bool,
     /// Consecutive `<br>` elements since the last leaf.
     pending_brs: usize,
+    /// Smallest stack depth since the last leaf: if the next leaf joins the run, the run's common
+    /// ancestor is no deeper than this.
+    min_since_leaf: usize,
 }
 
 impl<'d> Walk<'d> {
@@ -286,6 +292,7 @@ impl<'d> Walk<'d> {
             blocks: Vec::new(),
             pending_space: false,
             pending_brs: 0,
+            min_since_leaf: 0,
         }
     }
 
@@ -338,6 +345,17 @@ impl<'d> Walk<'d> {
         if self.stack.last().is_some_and(|f| f.container) {
             self.end_run();
         }
+        // An end tag after the run's last leaf may close the run's common ancestor: keep its
+        // locator while the element is still on the stack.
+        let depth = self.stack.len();
+        if let Some(run) = &self.run {
+            if run.locator.is_none() && depth <= run.min_depth {
+                let locator = self.locator(run.min_depth);
+                if let Some(run) = &mut self.run {
+                    run.locator = Some(locator);
+                }
+            }
+        }
         let Some(frame) = self.stack.pop() else { return };
         if !INLINE.contains(&frame.tag.as_str()) {
             self.pending_space = true;
@@ -346,10 +364,7 @@ impl<'d> Walk<'d> {
     }
 
     fn note_depth(&mut self) {
-        let depth = self.stack.len();
-        if let Some(run) = &mut self.run {
-            run.min_depth = run.min_depth.min(depth);
-        }
+        self.min_since_leaf = self.min_since_leaf.min(self.stack.len());
     }
 
     fn container_depth(&self) -> usize {
@@ -436,15 +451,20 @@ impl<'d> Walk<'d> {
         let depth = self.stack.len();
         let anchor = self.stack.last().and_then(|f| f.anchor);
         let space_before = self.pending_space;
+        if let Some(run) = &mut self.run {
+            run.min_depth = run.min_depth.min(depth).min(self.min_since_leaf);
+            run.locator = None;
+        }
         let run = self.run.get_or_insert_with(|| Run {
             container_depth,
             min_depth: depth,
+            locator: None,
             hidden,
             start_char: start,
             leaves: Vec::new(),
         });
-        run.min_depth = run.min_depth.min(depth);
         run.leaves.push(Leaf { node, text, space_before, anchor, image });
+        self.min_since_leaf = depth;
     }
 
     fn end_run(&mut self) {
@@ -485,7 +505,7 @@ impl<'d> Walk<'d> {
         let container_node = run.container_depth.checked_sub(1).map(|i| self.stack[i].node);
         self.blocks.push(Block {
             id: self.blocks.len(),
-            locator: self.locator(run.min_depth),
+            locator: run.locator.unwrap_or_else(|| self.locator(run.min_depth)),
             container: self.locator(run.container_depth),
             container_path: self.stack[..run.container_depth].iter().map(|f| f.tag.as_str()).collect::<Vec<_>>().join("/"),
             text,

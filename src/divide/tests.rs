@@ -74,11 +74,15 @@ fn nesting_beyond_max_depth_joins_the_higher_ancestor() {
 }
 
 #[test]
-fn double_br_ends_a_block_single_br_does_not() {
-    assert_eq!(
-        texts("<td>line one<br>line two<br><br>next para<br> <br>third</td>"),
-        ["line one line two", "next para", "third"]
-    );
+fn line_breaks_end_blocks_as_configured() {
+    let html = "<td>line one<br>line two<br><br>next para<br> <br>third</td>";
+    assert_eq!(texts(html), ["line one", "line two", "next para", "third"]);
+    let mut config = DividerConfig::default();
+    config.br_breaks = 2;
+    let two: Vec<String> = Divider::new(config.clone()).divide(&page(html)).blocks.into_iter().map(|b| b.text).collect();
+    assert_eq!(two, ["line one line two", "next para", "third"]);
+    config.br_breaks = 0;
+    assert_eq!(Divider::new(config).divide(&page(html)).blocks.len(), 1);
 }
 
 #[test]

@@ -212,3 +212,153 @@ pub fn refuse_overwrite(input: &[PathBuf], output: &Path) -> anyhow::Result<()> 
     }
     Ok(())
 }
+
+/// `parcels corpus import-l3s`: carries the L3S-GN1 annotations onto the original pages.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ImportL3sArgs {
+    /// The L3S-GN1 directory (with original/, annotated/ and url-mapping.tsv).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Where the label files go (one JSON file per page).
+    #[arg(long, default_value = "corpora/l3s-gn1/labels", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Per-page alignment figures (TSV).
+    #[arg(long, default_value = "corpora/l3s-gn1/alignment.tsv", value_name = "FILE")]
+    pub report: PathBuf,
+    /// Divider configuration; the page text (hence the labels) depends only on its skip list.
+    #[arg(long, value_name = "TOML")]
+    pub divider: Option<PathBuf>,
+}
+
+/// Runs `parcels corpus import-l3s`.
+pub fn import_l3s(args: &ImportL3sArgs) -> anyhow::Result<ExitCode> {
+    use crate::corpus::l3s;
+    let divider = match &args.divider {
+        Some(p) => Divider::new(DividerConfig::load(p)?),
+        None => Divider::default(),
+    };
+    let scheme = crate::corpus::LabelScheme::built_in("l3s-gn1").context("built-in scheme l3s-gn1")?;
+    let ids = l3s::page_ids(&args.dir).with_context(|| format!("{}: cannot list original/", args.dir.display()))?;
+    let sites = l3s::sites(&args.dir);
+    let bar = progress(ids.len() as u64, "importing");
+    let results: Vec<(String, anyhow::Result<crate::corpus::labels::Alignment>)> = ids
+        .par_iter()
+        .map(|uuid| {
+            let r = (|| {
+                let mut imported = l3s::import_page(&args.dir, uuid, &divider, &scheme)?;
+                imported.labels.site = sites.get(uuid).cloned();
+                imported.labels.save(args.out.join(format!("{uuid}.json")))?;
+                Ok(imported.alignment)
+            })();
+            bar.inc(1);
+            (uuid.clone(), r)
+        })
+        .collect();
+    bar.finish_and_clear();
+    let mut tsv = String::from("page\tlabelled_chars\taligned_share\tcontent_chars\tcontent_aligned_share\n");
+    let (mut lab, mut ali, mut clab, mut cali, mut failed) = (0, 0, 0, 0, 0);
+    let mut worst: Vec<(f64, &str)> = Vec::new();
+    for (uuid, r) in &results {
+        match r {
+            Ok(a) => {
+                tsv.push_str(&format!("{uuid}\t{}\t{:.4}\t{}\t{:.4}\n", a.labelled_chars, a.share(), a.content_chars, a.content_share()));
+                lab += a.labelled_chars;
+                ali += a.aligned_chars;
+                clab += a.content_chars;
+                cali += a.content_aligned;
+                worst.push((a.share(), uuid));
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("{uuid}: {e:#}");
+            }
+        }
+    }
+    write_atomic(&args.report, tsv.as_bytes()).with_context(|| format!("{}: cannot write", args.report.display()))?;
+    worst.sort_by(|a, b| a.0.total_cmp(&b.0));
+    println!(
+        "imported {} of {} pages into {}; {:.2}% of labelled characters aligned ({:.2}% of content characters)",
+        results.len() - failed,
+        results.len(),
+        args.out.display(),
+        100.0 * ali as f64 / lab.max(1) as f64,
+        100.0 * cali as f64 / clab.max(1) as f64
+    );
+    let below: Vec<_> = worst.iter().filter(|(s, _)| *s < 0.95).collect();
+    println!("{} pages below 95% (per-page figures in {}):", below.len(), args.report.display());
+    for (share, uuid) in below.iter().take(20) {
+        println!("  {uuid}: {:.1}%", 100.0 * share);
+    }
+    Ok(batch_status(failed, results.len()))
+}
+
+/// `parcels corpus stats`: the class distribution of labelled sets (the paper's Table 2).
+#[derive(Debug, Clone, clap::Args)]
+pub struct StatsArgs {
+    /// Directories of label files.
+    #[arg(required = true, value_name = "LABEL_DIR")]
+    pub sets: Vec<PathBuf>,
+    /// Root of the corpora the label files name.
+    #[arg(long, default_value = crate::corpus::DEFAULT_CORPORA, value_name = "DIR")]
+    pub corpora: PathBuf,
+    /// Label scheme of the files (a built-in name or a TOML file); by default the first file's.
+    #[arg(long, value_name = "SCHEME")]
+    pub scheme: Option<String>,
+    /// Report in this coarser scheme through the built-in mapping (e.g. binary, song-3level).
+    #[arg(long, value_name = "SCHEME")]
+    pub report_scheme: Option<String>,
+    /// Divider configuration.
+    #[arg(long, value_name = "TOML")]
+    pub divider: Option<PathBuf>,
+    /// Print JSON instead of a Markdown table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `parcels corpus stats`.
+pub fn corpus_stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
+    use crate::corpus::{label_files, set_stats, LabelFile, LabelScheme, SchemeMapping};
+    let divider = match &args.divider {
+        Some(p) => Divider::new(DividerConfig::load(p)?),
+        None => Divider::default(),
+    };
+    let mut failed = false;
+    for set in &args.sets {
+        let files = label_files(set)?;
+        let Some(first) = files.first() else {
+            bail!("{}: no label files (*.json)", set.display());
+        };
+        let scheme_name = match &args.scheme {
+            Some(s) => s.clone(),
+            None => LabelFile::load(first)?.scheme,
+        };
+        let scheme = LabelScheme::resolve(&scheme_name)?;
+        let report = match &args.report_scheme {
+            Some(r) => {
+                let to = LabelScheme::resolve(r)?;
+                let m = SchemeMapping::between(&scheme, &to)
+                    .with_context(|| format!("no built-in mapping from {} to {}", scheme.name, to.name))?;
+                Some((m, to))
+            }
+            None => None,
+        };
+        let stats = set_stats(&files, &args.corpora, &divider, &scheme, report.as_ref().map(|(m, s)| (m, s)));
+        failed |= !stats.failures.is_empty();
+        if args.json {
+            println!("{}", serde_json::to_string(&stats)?);
+        } else {
+            println!("## {}\n\n{}", set.display(), stats.to_markdown());
+        }
+    }
+    Ok(if failed { ExitCode::from(EXIT_SOME_FAILED) } else { ExitCode::SUCCESS })
+}
+
+/// A progress bar on stderr (hidden when stderr is not a terminal).
+pub fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} [{elapsed}]") {
+        bar.set_style(style);
+    }
+    bar.set_message(what.to_string());
+    bar
+}

@@ -5,6 +5,7 @@
 //! [`page`] (bytes → parsed page) → [`divide`] (page → fine-grained blocks) → … → [`cli`].
 
 pub mod cli;
+pub mod corpus;
 pub mod divide;
 pub mod files;
 pub mod page;

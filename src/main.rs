@@ -17,12 +17,25 @@ struct Cli {
 enum Command {
     /// Divide pages into fine-grained blocks (PARCELS section 4) and print them.
     Divide(cli::DivideArgs),
+    /// Labelled corpora: import annotations, show statistics.
+    #[command(subcommand)]
+    Corpus(CorpusCommand),
+}
+
+#[derive(Subcommand)]
+enum CorpusCommand {
+    /// Carry the L3S-GN1 annotations onto the original pages' text (label files, L3S scheme).
+    ImportL3s(cli::ImportL3sArgs),
+    /// Class distribution of labelled sets (the paper's Table 2) and alignment quality.
+    Stats(cli::StatsArgs),
 }
 
 fn main() -> ExitCode {
     let args = Cli::parse();
     let result = match &args.command {
         Command::Divide(a) => cli::divide(a),
+        Command::Corpus(CorpusCommand::ImportL3s(a)) => cli::import_l3s(a),
+        Command::Corpus(CorpusCommand::Stats(a)) => cli::corpus_stats(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,220 @@
+//! Corpora: label schemes, label files, importers and the statistics of labelled sets.
+//!
+//! Input: label files (`corpora/<set>/labels/*.json`) and the pages they name, read from the
+//! shared corpora root (`../shared/corpora` by default). Output: labelled blocks
+//! ([`LabelledPage`]) for the learners and the class distribution of a set ([`SetStats`], the
+//! paper's Table 2).
+
+pub mod l3s;
+pub mod labels;
+pub mod scheme;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+pub use labels::{BlockLabel, LabelError, LabelFile, Span};
+pub use scheme::{LabelScheme, SchemeMapping};
+
+use crate::divide::{Divider, Division};
+use crate::page::{LoadOptions, Page, PageError};
+
+/// The default location of the shared corpora, relative to the repository root.
+pub const DEFAULT_CORPORA: &str = "../shared/corpora";
+
+/// Why a labelled page could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CorpusError {
+    #[error(transparent)]
+    Labels(#[from] LabelError),
+    #[error(transparent)]
+    Page(#[from] PageError),
+    #[error("{path}: cannot list label files: {source}")]
+    List { path: PathBuf, source: std::io::Error },
+    #[error("{path}: labels in scheme {found}, expected {expected}")]
+    Scheme { path: PathBuf, found: String, expected: String },
+    #[error("{path}: labels not in scheme {scheme}: {labels}")]
+    UnknownLabels { path: PathBuf, scheme: String, labels: String },
+}
+
+/// A page with its blocks and their gold labels.
+pub struct LabelledPage {
+    /// The label file this came from.
+    pub label_path: PathBuf,
+    pub labels: LabelFile,
+    pub page: Page,
+    pub division: Division,
+    /// One gold label per block of `division`.
+    pub gold: Vec<BlockLabel>,
+}
+
+/// The label files of a set (a directory, searched non-recursively for `*.json`), sorted.
+pub fn label_files(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
+    let list = |source| CorpusError::List { path: dir.to_path_buf(), source };
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(list)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// Loads a label file, its page from `corpora`, divides the page and labels the blocks.
+pub fn load_labelled(label_path: &Path, corpora: &Path, divider: &Divider, scheme: &LabelScheme) -> Result<LabelledPage, CorpusError> {
+    let labels = LabelFile::load(label_path)?;
+    if labels.scheme != scheme.name {
+        return Err(CorpusError::Scheme { path: label_path.to_path_buf(), found: labels.scheme.clone(), expected: scheme.name.clone() });
+    }
+    let unknown = labels.unknown_labels(scheme);
+    if !unknown.is_empty() {
+        return Err(CorpusError::UnknownLabels { path: label_path.to_path_buf(), scheme: scheme.name.clone(), labels: unknown.join(", ") });
+    }
+    let page_path = corpora.join(&labels.corpus).join(&labels.page);
+    let page = Page::load(&page_path, &LoadOptions::default())?;
+    let division = divider.divide(&page);
+    labels.verify(label_path, &page, &division)?;
+    let gold = labels.block_labels(&division, scheme);
+    Ok(LabelledPage { label_path: label_path.to_path_buf(), labels, page, division, gold })
+}
+
+/// The class distribution and quality figures of a labelled set (the paper's Table 2).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SetStats {
+    pub scheme: String,
+    pub pages: usize,
+    pub sites: usize,
+    pub blocks: usize,
+    /// Blocks per class, in scheme order.
+    pub per_class: Vec<(String, usize)>,
+    /// Blocks whose characters are mostly unlabelled.
+    pub unlabelled: usize,
+    /// Blocks whose characters carry more than one label (or some none).
+    pub mixed: usize,
+    /// Blocks by provenance of their label.
+    pub provenance: BTreeMap<String, usize>,
+    /// Imported sets: share of the annotators' labelled characters that aligned, overall and for
+    /// content classes, and the pages below 95%.
+    pub alignment: Option<(f64, f64)>,
+    pub poorly_aligned: Vec<(String, f64)>,
+    /// Pages that could not be read, with the reason.
+    pub failures: Vec<String>,
+}
+
+/// Computes the statistics of a set; `mapping` reports the labels in a coarser scheme.
+pub fn set_stats(
+    files: &[PathBuf],
+    corpora: &Path,
+    divider: &Divider,
+    scheme: &LabelScheme,
+    mapping: Option<(&SchemeMapping, &LabelScheme)>,
+) -> SetStats {
+    let results: Vec<Result<LabelledPage, CorpusError>> =
+        files.par_iter().map(|f| load_labelled(f, corpora, divider, scheme)).collect();
+    let report_scheme = mapping.map_or(scheme, |(_, s)| s);
+    let table = mapping.map(|(m, to)| m.index_table(scheme, to));
+    let mut per_class = vec![0usize; report_scheme.len()];
+    let mut stats = SetStats {
+        scheme: report_scheme.name.clone(),
+        pages: 0,
+        sites: 0,
+        blocks: 0,
+        per_class: Vec::new(),
+        unlabelled: 0,
+        mixed: 0,
+        provenance: BTreeMap::new(),
+        alignment: None,
+        poorly_aligned: Vec::new(),
+        failures: Vec::new(),
+    };
+    let mut sites = std::collections::BTreeSet::new();
+    let (mut lab, mut ali, mut clab, mut cali) = (0usize, 0usize, 0usize, 0usize);
+    for r in results {
+        let lp = match r {
+            Ok(lp) => lp,
+            Err(e) => {
+                stats.failures.push(e.to_string());
+                continue;
+            }
+        };
+        stats.pages += 1;
+        if let Some(site) = &lp.labels.site {
+            sites.insert(site.clone());
+        }
+        if let Some(a) = lp.labels.alignment {
+            lab += a.labelled_chars;
+            ali += a.aligned_chars;
+            clab += a.content_chars;
+            cali += a.content_aligned;
+            if a.share() < 0.95 {
+                stats.poorly_aligned.push((lp.labels.page.clone(), a.share()));
+            }
+        }
+        for g in &lp.gold {
+            stats.blocks += 1;
+            stats.mixed += usize::from(g.mixed);
+            match g.label {
+                Some(c) => {
+                    let c = table.as_ref().map_or(c, |t| t[c]);
+                    per_class[c] += 1;
+                    *stats.provenance.entry(g.provenance.clone().unwrap_or_default()).or_default() += 1;
+                }
+                None => stats.unlabelled += 1,
+            }
+        }
+    }
+    stats.sites = sites.len();
+    stats.per_class = report_scheme.names().map(str::to_string).zip(per_class).collect();
+    if lab > 0 {
+        stats.alignment = Some((ali as f64 / lab as f64, if clab == 0 { 1.0 } else { cali as f64 / clab as f64 }));
+    }
+    stats.poorly_aligned.sort_by(|a, b| a.1.total_cmp(&b.1));
+    stats
+}
+
+impl SetStats {
+    /// The statistics as a Markdown table in the manner of the paper's Table 2, most frequent
+    /// class first.
+    pub fn to_markdown(&self) -> String {
+        let mut out = format!(
+            "{} pages, {} sites, {} blocks ({} labelled, {} unlabelled, {} mixed), scheme {}\n\n| label | blocks | share |\n|---|---:|---:|\n",
+            self.pages,
+            self.sites,
+            self.blocks,
+            self.blocks - self.unlabelled,
+            self.unlabelled,
+            self.mixed,
+            self.scheme
+        );
+        let labelled = (self.blocks - self.unlabelled).max(1) as f64;
+        let mut rows = self.per_class.clone();
+        rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        for (name, n) in rows {
+            out.push_str(&format!("| {name} | {n} | {:.1}% |\n", 100.0 * n as f64 / labelled));
+        }
+        if !self.provenance.is_empty() {
+            let p: Vec<String> = self.provenance.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            out.push_str(&format!("\nLabel provenance (blocks): {}\n", p.join(", ")));
+        }
+        if let Some((all, content)) = self.alignment {
+            out.push_str(&format!(
+                "\nAlignment: {:.2}% of the annotators' labelled characters found in the page text ({:.2}% of content characters); {} pages below 95%\n",
+                100.0 * all,
+                100.0 * content,
+                self.poorly_aligned.len()
+            ));
+            for (page, share) in self.poorly_aligned.iter().take(15) {
+                out.push_str(&format!("  {page}: {:.1}%\n", 100.0 * share));
+            }
+        }
+        if !self.failures.is_empty() {
+            out.push_str(&format!("\n{} pages could not be read:\n", self.failures.len()));
+            for f in &self.failures {
+                out.push_str(&format!("  {f}\n"));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,229 @@
+//! Label schemes and the mappings between them, read from TOML (`configs/schemes/`,
+//! `configs/mappings/`).
+//!
+//! A scheme is an ordered list of labels; a label's index in that list is its class index for
+//! the learners. A mapping sends every label of one scheme to one label of another, so an
+//! experiment can train on a fine scheme and report on a coarser one.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// Why a scheme or mapping was refused. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SchemeError {
+    #[error("{path}: cannot read: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: {message}")]
+    Toml { path: PathBuf, message: String },
+    #[error("{path}: {problem}")]
+    Invalid { path: PathBuf, problem: String },
+}
+
+/// One label of a scheme.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Label {
+    /// Machine name used everywhere: files, reports, the command line (`main-content`).
+    pub name: String,
+    pub description: String,
+    /// The annotator's keyboard shortcut (one character).
+    pub key: String,
+    /// Colour of the label in the annotator and in reports.
+    pub color: String,
+    /// A fine-grained label (marked with an asterisk in the paper's Table 1).
+    #[serde(default)]
+    pub fine: bool,
+}
+
+/// A label scheme: the classes a block can take.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LabelScheme {
+    pub name: String,
+    pub description: String,
+    pub labels: Vec<Label>,
+}
+
+/// The scheme files shipped in `configs/schemes/`, compiled in so every command works without
+/// them on disk.
+const BUILT_IN_SCHEMES: &[(&str, &str)] = &[
+    ("parcels-17", include_str!("../../configs/schemes/parcels-17.toml")),
+    ("l3s-gn1", include_str!("../../configs/schemes/l3s-gn1.toml")),
+    ("song-3level", include_str!("../../configs/schemes/song-3level.toml")),
+    ("binary", include_str!("../../configs/schemes/binary.toml")),
+];
+
+const BUILT_IN_MAPPINGS: &[(&str, &str)] = &[
+    ("parcels-17-to-song-3level", include_str!("../../configs/mappings/parcels-17-to-song-3level.toml")),
+    ("parcels-17-to-binary", include_str!("../../configs/mappings/parcels-17-to-binary.toml")),
+    ("parcels-17-to-l3s-gn1", include_str!("../../configs/mappings/parcels-17-to-l3s-gn1.toml")),
+    ("l3s-gn1-to-binary", include_str!("../../configs/mappings/l3s-gn1-to-binary.toml")),
+];
+
+impl LabelScheme {
+    /// A scheme shipped with parcels, by name (`parcels-17`, `l3s-gn1`, `song-3level`, `binary`).
+    pub fn built_in(name: &str) -> Option<LabelScheme> {
+        let (_, text) = BUILT_IN_SCHEMES.iter().find(|(n, _)| *n == name)?;
+        LabelScheme::from_toml_str(text, Path::new(&format!("<built-in {name}>"))).ok()
+    }
+
+    /// A built-in scheme by name, or a scheme file by path.
+    pub fn resolve(name_or_path: &str) -> Result<LabelScheme, SchemeError> {
+        if let Some(s) = LabelScheme::built_in(name_or_path) {
+            return Ok(s);
+        }
+        LabelScheme::load(name_or_path)
+    }
+
+    pub fn load(path: impl AsRef<Path>) -> Result<LabelScheme, SchemeError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|source| SchemeError::Io { path: path.to_path_buf(), source })?;
+        LabelScheme::from_toml_str(&text, path)
+    }
+
+    pub fn from_toml_str(text: &str, path: &Path) -> Result<LabelScheme, SchemeError> {
+        let scheme: LabelScheme =
+            toml::from_str(text).map_err(|e| SchemeError::Toml { path: path.to_path_buf(), message: e.to_string() })?;
+        let invalid = |problem: String| SchemeError::Invalid { path: path.to_path_buf(), problem };
+        if scheme.labels.is_empty() {
+            return Err(invalid("a scheme needs at least one label".into()));
+        }
+        let mut names = HashSet::new();
+        let mut keys = HashSet::new();
+        for l in &scheme.labels {
+            if l.name.is_empty() || !l.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+                return Err(invalid(format!("label {:?}: names are lower-case letters, digits and '-'", l.name)));
+            }
+            if !names.insert(l.name.as_str()) {
+                return Err(invalid(format!("label {:?} appears twice", l.name)));
+            }
+            if l.key.chars().count() != 1 || !keys.insert(l.key.as_str()) {
+                return Err(invalid(format!("label {:?}: key {:?} must be one character, unique in the scheme", l.name, l.key)));
+            }
+        }
+        Ok(scheme)
+    }
+
+    /// Class index of a label name.
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.labels.iter().position(|l| l.name == name)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.labels.iter().map(|l| l.name.as_str())
+    }
+
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+}
+
+/// A mapping from every label of one scheme to a label of another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchemeMapping {
+    pub from: String,
+    pub to: String,
+    pub map: BTreeMap<String, String>,
+}
+
+impl SchemeMapping {
+    /// A built-in mapping by name (`parcels-17-to-binary`, …), or a mapping file by path,
+    /// checked against the two schemes it names.
+    pub fn resolve(name_or_path: &str, from: &LabelScheme, to: &LabelScheme) -> Result<SchemeMapping, SchemeError> {
+        let (text, path) = match BUILT_IN_MAPPINGS.iter().find(|(n, _)| *n == name_or_path) {
+            Some((_, text)) => (text.to_string(), PathBuf::from(format!("<built-in {name_or_path}>"))),
+            None => {
+                let path = PathBuf::from(name_or_path);
+                let text = std::fs::read_to_string(&path).map_err(|source| SchemeError::Io { path: path.clone(), source })?;
+                (text, path)
+            }
+        };
+        let mapping: SchemeMapping =
+            toml::from_str(&text).map_err(|e| SchemeError::Toml { path: path.clone(), message: e.to_string() })?;
+        mapping.check(from, to, &path)?;
+        Ok(mapping)
+    }
+
+    /// The built-in mapping between two schemes, if one ships.
+    pub fn between(from: &LabelScheme, to: &LabelScheme) -> Option<SchemeMapping> {
+        SchemeMapping::resolve(&format!("{}-to-{}", from.name, to.name), from, to).ok()
+    }
+
+    fn check(&self, from: &LabelScheme, to: &LabelScheme, path: &Path) -> Result<(), SchemeError> {
+        let invalid = |problem: String| SchemeError::Invalid { path: path.to_path_buf(), problem };
+        if self.from != from.name || self.to != to.name {
+            return Err(invalid(format!("maps {} to {}, not {} to {}", self.from, self.to, from.name, to.name)));
+        }
+        for l in from.names() {
+            match self.map.get(l) {
+                None => return Err(invalid(format!("label {l:?} of {} is not mapped", from.name))),
+                Some(t) if to.index(t).is_none() => return Err(invalid(format!("{l:?} maps to {t:?}, not a label of {}", to.name))),
+                _ => {}
+            }
+        }
+        if let Some(extra) = self.map.keys().find(|k| from.index(k).is_none()) {
+            return Err(invalid(format!("{extra:?} is not a label of {}", from.name)));
+        }
+        Ok(())
+    }
+
+    /// The target label of a source label name.
+    pub fn apply<'a>(&'a self, label: &str) -> Option<&'a str> {
+        self.map.get(label).map(String::as_str)
+    }
+
+    /// Source class index to target class index, for every source class.
+    pub fn index_table(&self, from: &LabelScheme, to: &LabelScheme) -> Vec<usize> {
+        from.names().map(|l| self.apply(l).and_then(|t| to.index(t)).unwrap_or(0)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_schemes_and_mappings_are_consistent() {
+        let p17 = LabelScheme::built_in("parcels-17").unwrap();
+        assert_eq!(p17.len(), 17);
+        assert_eq!(p17.index("main-content"), Some(0));
+        assert_eq!(p17.labels.iter().filter(|l| l.fine).count(), 7, "the paper marks seven labels fine-grained");
+        for (name, _) in BUILT_IN_SCHEMES {
+            assert!(LabelScheme::built_in(name).is_some(), "{name}");
+        }
+        for (name, text) in BUILT_IN_MAPPINGS {
+            let m: SchemeMapping = toml::from_str(text).unwrap();
+            let from = LabelScheme::built_in(&m.from).unwrap();
+            let to = LabelScheme::built_in(&m.to).unwrap();
+            SchemeMapping::resolve(name, &from, &to).unwrap();
+        }
+        let song = LabelScheme::built_in("song-3level").unwrap();
+        let m = SchemeMapping::between(&p17, &song).unwrap();
+        assert_eq!(m.apply("advertisement"), Some("level-1"));
+        assert_eq!(m.index_table(&p17, &song)[0], 2);
+    }
+
+    #[test]
+    fn bad_schemes_and_mappings_are_refused_with_the_file_named() {
+        let err = LabelScheme::from_toml_str("name='x'\ndescription=''\nlabels=[]", Path::new("s.toml")).unwrap_err();
+        assert!(err.to_string().starts_with("s.toml:"), "{err}");
+        let dup = "name='x'\ndescription=''\n[[labels]]\nname='a'\ndescription=''\nkey='a'\ncolor=''\n[[labels]]\nname='b'\ndescription=''\nkey='a'\ncolor=''\n";
+        assert!(LabelScheme::from_toml_str(dup, Path::new("s.toml")).unwrap_err().to_string().contains("key"));
+        let p17 = LabelScheme::built_in("parcels-17").unwrap();
+        let bin = LabelScheme::built_in("binary").unwrap();
+        let dir = std::env::temp_dir().join(format!("parcels-scheme-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.toml");
+        std::fs::write(&path, "from='parcels-17'\nto='binary'\n[map]\nmain-content='content'\n").unwrap();
+        let err = SchemeMapping::resolve(path.to_str().unwrap(), &p17, &bin).unwrap_err();
+        assert!(err.to_string().contains("\"title\" of parcels-17 is not mapped"), "{err}");
+    }
+}

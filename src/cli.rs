@@ -480,7 +480,16 @@ pub fn corpus_sheet(args: &SheetArgs) -> anyhow::Result<ExitCode> {
             writeln!(
                 out,
                 "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                r.page, r.block, r.label, r.provenance, r.reference, r.hidden, r.images, r.links, r.locator, tsv_field(&r.text)
+                r.page,
+                r.block,
+                r.label,
+                r.provenance,
+                r.reference,
+                r.hidden,
+                tsv_field(&r.images),
+                tsv_field(&r.links),
+                r.locator,
+                tsv_field(&r.text)
             )?;
         }
     }

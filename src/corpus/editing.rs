@@ -36,8 +36,10 @@ pub struct SheetRow {
     /// The label of the same characters in a reference set (e.g. the L3S class), for guidance.
     pub reference: String,
     pub hidden: bool,
-    pub images: usize,
-    pub links: usize,
+    /// The block's images as `src [WxH]`, space-separated.
+    pub images: String,
+    /// The block's link targets, space-separated.
+    pub links: String,
     pub locator: String,
     pub text: String,
 }
@@ -77,8 +79,19 @@ pub fn reading_sheet(
                 .and_then(|(labels, s)| labels[b.id].label.map(|c| s.labels[c].name.clone()))
                 .unwrap_or_else(|| "-".to_string()),
             hidden: b.hidden,
-            images: b.images.len(),
-            links: b.links.len(),
+            images: b
+                .images
+                .iter()
+                .map(|i| {
+                    let src = i.src.as_deref().unwrap_or(i.tag.as_str());
+                    match (i.width, i.height) {
+                        (Some(w), Some(h)) => format!("{src}[{w}x{h}]"),
+                        _ => src.to_string(),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            links: b.links.iter().map(|l| l.href.as_str()).collect::<Vec<_>>().join(" "),
             locator: b.locator.clone(),
             text: b.text.clone(),
         })

@@ -522,3 +522,47 @@ pub fn corpus_label(args: &LabelArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// `parcels corpus agree`: agreement between two labellings of the same pages.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AgreeArgs {
+    /// First pass: a directory of label files.
+    #[arg(value_name = "LABEL_DIR_A")]
+    pub a: PathBuf,
+    /// Second pass: label files with the same names (only pages present in both count).
+    #[arg(value_name = "LABEL_DIR_B")]
+    pub b: PathBuf,
+    #[arg(long, default_value = crate::corpus::DEFAULT_CORPORA, value_name = "DIR")]
+    pub corpora: PathBuf,
+    /// Print JSON instead of Markdown.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `parcels corpus agree`.
+pub fn corpus_agree(args: &AgreeArgs) -> anyhow::Result<ExitCode> {
+    use crate::corpus::{agreement, label_files, load_labelled, LabelFile, LabelScheme};
+    let divider = Divider::default();
+    let mut pairs = Vec::new();
+    let mut scheme: Option<LabelScheme> = None;
+    for a_path in label_files(&args.b)?.iter().filter_map(|b| b.file_name().map(|n| args.a.join(n))).filter(|p| p.exists()) {
+        let b_path = args.b.join(a_path.file_name().unwrap_or_default());
+        let s = match &scheme {
+            Some(s) => s.clone(),
+            None => LabelScheme::resolve(&LabelFile::load(&a_path)?.scheme)?,
+        };
+        let lp = load_labelled(&a_path, &args.corpora, &divider, &s)?;
+        let b = LabelFile::load(&b_path)?;
+        b.verify(&b_path, &lp.page, &lp.division)?;
+        pairs.push((lp.gold, b.block_labels(&lp.division, &s)));
+        scheme = Some(s);
+    }
+    let scheme = scheme.with_context(|| format!("no page labelled in both {} and {}", args.a.display(), args.b.display()))?;
+    let result = agreement::agreement(&pairs, &scheme);
+    if args.json {
+        println!("{}", serde_json::to_string(&result)?);
+    } else {
+        print!("{}", result.to_markdown());
+    }
+    Ok(ExitCode::SUCCESS)
+}

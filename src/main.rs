@@ -34,6 +34,8 @@ enum CorpusCommand {
     Sheet(cli::SheetArgs),
     /// Apply per-block label decisions (page, block, label) with provenance `hand`.
     Label(cli::LabelArgs),
+    /// Agreement between two labellings of the same pages (per class and Cohen's kappa).
+    Agree(cli::AgreeArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Corpus(CorpusCommand::Init(a)) => cli::corpus_init(a),
         Command::Corpus(CorpusCommand::Sheet(a)) => cli::corpus_sheet(a),
         Command::Corpus(CorpusCommand::Label(a)) => cli::corpus_label(a),
+        Command::Corpus(CorpusCommand::Agree(a)) => cli::corpus_agree(a),
     };
     match result {
         Ok(code) => code,

@@ -1,1 +1,4 @@
 //! parcels
+
+pub mod boost;
+pub mod matrix;

@@ -404,8 +404,8 @@ impl FeatureMatrix {
         }
         let numeric = ndarray::concatenate(Axis(1), &[self.numeric.view(), other.numeric.view()])
             .map_err(|e| MatrixError::SchemaMismatch {
-                detail: e.to_string(),
-            })?;
+            detail: e.to_string(),
+        })?;
         let mut numeric_names = self.schema.numeric_names.clone();
         numeric_names.extend_from_slice(&other.schema.numeric_names);
         let mut token_names = self.schema.token_names.clone();
@@ -479,11 +479,18 @@ mod tests {
         let t = SparseRows::empty(2, 0);
         assert!(matches!(
             FeatureMatrix::new(Array2::zeros((3, 1)), names("n", 1), t.clone(), vec![]),
-            Err(MatrixError::RowCountMismatch { numeric_rows: 3, token_rows: 2 })
+            Err(MatrixError::RowCountMismatch {
+                numeric_rows: 3,
+                token_rows: 2
+            })
         ));
         assert!(matches!(
             FeatureMatrix::new(Array2::zeros((2, 2)), names("n", 1), t, vec![]),
-            Err(MatrixError::NamesLength { kind: "numeric", columns: 2, names: 1 })
+            Err(MatrixError::NamesLength {
+                kind: "numeric",
+                columns: 2,
+                names: 1
+            })
         ));
         assert!(matches!(
             SparseRows::new(2, vec![0, 2], vec![1, 1], vec![1.0, 1.0]),
@@ -491,7 +498,11 @@ mod tests {
         ));
         assert!(matches!(
             SparseRows::new(2, vec![0, 1], vec![2], vec![1.0]),
-            Err(MatrixError::TokenColumnOutOfRange { row: 0, column: 2, n_columns: 2 })
+            Err(MatrixError::TokenColumnOutOfRange {
+                row: 0,
+                column: 2,
+                n_columns: 2
+            })
         ));
         assert!(matches!(
             SparseRows::new(2, vec![0, 1], vec![0], vec![0.0]),

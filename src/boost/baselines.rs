@@ -81,7 +81,12 @@ impl SammeStumps {
             let pred: Array1<usize> = tree.predict(&records);
             let miss: Vec<bool> = pred.iter().zip(targets).map(|(p, y)| p != y).collect();
             // Algorithm 2, step 2(b): weighted error.
-            let err: f64 = w.iter().zip(&miss).filter(|(_, &m)| m).map(|(x, _)| x).sum::<f64>()
+            let err: f64 = w
+                .iter()
+                .zip(&miss)
+                .filter(|(_, &m)| m)
+                .map(|(x, _)| x)
+                .sum::<f64>()
                 / w.sum();
             if err <= 0.0 {
                 stumps.push((tree, 1.0));
@@ -139,7 +144,14 @@ mod tests {
 
     #[test]
     fn samme_and_tree_learn_a_threshold() {
-        let x = array![[1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 1.0], [5.0, 0.0], [6.0, 1.0]];
+        let x = array![
+            [1.0, 0.0],
+            [2.0, 1.0],
+            [3.0, 0.0],
+            [4.0, 1.0],
+            [5.0, 0.0],
+            [6.0, 1.0]
+        ];
         let y = array![0usize, 0, 1, 1, 2, 2];
         let tree = fit_decision_tree(x.view(), y.view(), None).expect("fits");
         let p: Array1<usize> = tree.predict(&x);

@@ -114,8 +114,11 @@ pub fn folds_by_group(group_of_row: &[usize], k: usize, seed: u64) -> Vec<Vec<us
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     groups.shuffle(&mut rng);
     let k = k.max(1);
-    let fold_of: std::collections::BTreeMap<usize, usize> =
-        groups.iter().enumerate().map(|(i, &g)| (g, i % k)).collect();
+    let fold_of: std::collections::BTreeMap<usize, usize> = groups
+        .iter()
+        .enumerate()
+        .map(|(i, &g)| (g, i % k))
+        .collect();
     let mut folds = vec![Vec::new(); k];
     for (row, g) in group_of_row.iter().enumerate() {
         if let Some(&f) = fold_of.get(g) {

@@ -77,7 +77,11 @@ impl AdaBoostMhValidParams {
         })
     }
 
-    fn resolve_classes(&self, records: &FeatureMatrix, targets: &[usize]) -> Result<usize, BoostError> {
+    fn resolve_classes(
+        &self,
+        records: &FeatureMatrix,
+        targets: &[usize],
+    ) -> Result<usize, BoostError> {
         if records.n_rows() != targets.len() {
             return Err(BoostError::TargetsMismatch {
                 records: records.n_rows(),
@@ -140,20 +144,8 @@ impl AdaBoostMhValidParams {
                 reason: "weights sum to zero or overflow".into(),
             });
         }
-        let mut pos = vec![0.0; m];
-        let mut neg = vec![0.0; m * k];
-        for (i, &y) in targets.iter().enumerate() {
-            let w = block_weight(i) / total;
-            pos[i] = w;
-            neg[i * k..(i + 1) * k].iter_mut().for_each(|x| *x = w);
-            neg[i * k + y] = 0.0;
-        }
-        Ok(Distribution {
-            k,
-            labels: targets.to_vec(),
-            pos,
-            neg,
-        })
+        let weights: Vec<f64> = (0..m).map(|i| block_weight(i) / total).collect();
+        Ok(Distribution::new(targets, k, &weights))
     }
 }
 

@@ -85,7 +85,13 @@ mod tests {
         let pred: Array1<usize> = model.predict(&x);
         assert_eq!(pred, y);
         let bad = AdaBoostMh::params().n_rounds(0).fit(&data);
-        assert!(matches!(bad, Err(BoostError::InvalidParam { name: "n_rounds", .. })));
+        assert!(matches!(
+            bad,
+            Err(BoostError::InvalidParam {
+                name: "n_rounds",
+                ..
+            })
+        ));
 
         let fm = FeatureMatrix::from_dense(x);
         let data = DatasetBase::new(fm, y.clone());

@@ -122,7 +122,12 @@ impl AdaBoostMh {
 
     /// Most likely class of each block.
     pub fn predict_classes(&self, x: &FeatureMatrix) -> Result<Array1<usize>, BoostError> {
-        Ok(self.decision_function(x)?.rows().into_iter().map(argmax).collect())
+        Ok(self
+            .decision_function(x)?
+            .rows()
+            .into_iter()
+            .map(argmax)
+            .collect())
     }
 
     /// Per block, calibrated class probabilities (rows sum to 1); see the module docs.
@@ -136,7 +141,10 @@ impl AdaBoostMh {
     }
 
     /// Classes, confidences and scores in one pass.
-    pub fn predict_with_confidence(&self, x: &FeatureMatrix) -> Result<BoostPredictions, BoostError> {
+    pub fn predict_with_confidence(
+        &self,
+        x: &FeatureMatrix,
+    ) -> Result<BoostPredictions, BoostError> {
         let scores = self.decision_function(x)?;
         let classes: Array1<usize> = scores.rows().into_iter().map(argmax).collect();
         let confidences = scores

@@ -151,7 +151,11 @@ impl ParamGuard for AdaBoostMhParams {
             return Err(invalid("n_classes", k.to_string(), "must be at least 2"));
         }
         if let Some(e) = p.smoothing.filter(|e| !(e.is_finite() && *e > 0.0)) {
-            return Err(invalid("smoothing", e.to_string(), "must be finite and > 0"));
+            return Err(invalid(
+                "smoothing",
+                e.to_string(),
+                "must be finite and > 0",
+            ));
         }
         if let Some(b) = p.max_bins.filter(|&b| b < 2) {
             return Err(invalid("max_bins", b.to_string(), "must be at least 2"));
@@ -205,7 +209,10 @@ mod tests {
             .class_weights(Some(vec![1.0, 2.0]));
         assert!(matches!(
             mismatch.check(),
-            Err(BoostError::ClassWeightsLength { expected: 3, got: 2 })
+            Err(BoostError::ClassWeightsLength {
+                expected: 3,
+                got: 2
+            })
         ));
         let ok = AdaBoostMhParams::new().n_rounds(7).check().expect("valid");
         assert_eq!(ok.n_rounds(), 7);

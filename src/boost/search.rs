@@ -3,7 +3,8 @@
 //! BoosTexter "real AdaBoost.MH"), and applies the reweighting step.
 //!
 //! Layout of D: for block i with true class yᵢ, `pos[i] = D(i, yᵢ)` (the only pair with
-//! Y = +1) and `neg[i·k + l] = D(i, l)` for l ≠ yᵢ, with `neg[i·k + yᵢ] = 0`. Adding a block
+//! Y = +1) and `neg[i·s + l] = D(i, l)` for l ≠ yᵢ, with `neg[i·s + yᵢ] = 0` and zeros in
+//! the padding up to the row stride s. Adding a block
 //! to a part of a partition is then one k-vector add for W₋ and one scalar add for W₊, with no
 //! branch on the class, and W₋ never comes from a subtraction that could round below zero.
 //!
@@ -30,6 +31,10 @@ struct NumericColumn {
     /// `thresholds[b]` separates bins `..=b` from bins `b+1..`: the midpoint between the largest
     /// value of bin b and the smallest of bin b+1; for the last bin, its largest value.
     thresholds: Vec<f64>,
+    /// Blocks sorted by bin (stable), missing ones last: bin b is
+    /// `order[bin_ends[b-1]..bin_ends[b]]` and the missing blocks follow `bin_ends[last]`.
+    order: Vec<u32>,
+    bin_ends: Vec<usize>,
 }
 
 /// A training set's feature columns in the form the search scans.
@@ -55,10 +60,12 @@ pub(crate) struct Candidate {
 /// Current distribution D over (block, class) pairs, in the layout of the module docs.
 #[derive(Debug, Clone)]
 pub(crate) struct Distribution {
-    pub k: usize,
-    pub labels: Vec<usize>,
-    pub pos: Vec<f64>,
-    pub neg: Vec<f64>,
+    k: usize,
+    /// Row length of `neg`: k padded to a multiple of [`LANES`].
+    stride: usize,
+    labels: Vec<usize>,
+    pos: Vec<f64>,
+    neg: Vec<f64>,
 }
 
 /// Midpoint of two consecutive distinct values `a < b` that still separates them in floating
@@ -76,7 +83,11 @@ impl NumericColumn {
     fn new(values: ndarray::ArrayView1<f64>, max_bins: Option<usize>) -> Self {
         // -0.0 and 0.0 compare equal and must share a bin.
         let norm = |v: f64| if v == 0.0 { 0.0 } else { v };
-        let mut sorted: Vec<f64> = values.iter().filter(|v| !v.is_nan()).map(|&v| norm(v)).collect();
+        let mut sorted: Vec<f64> = values
+            .iter()
+            .filter(|v| !v.is_nan())
+            .map(|&v| norm(v))
+            .collect();
         sorted.sort_by(f64::total_cmp);
         // Distinct values with their counts.
         let mut distinct: Vec<(f64, usize)> = Vec::new();
@@ -88,7 +99,7 @@ impl NumericColumn {
         }
         let bins = bin_ranges(&distinct, sorted.len(), max_bins);
         let uppers: Vec<f64> = bins.iter().map(|r| distinct[r.end - 1].0).collect();
-        let thresholds = (0..bins.len())
+        let thresholds: Vec<f64> = (0..bins.len())
             .map(|b| match bins.get(b + 1) {
                 Some(next) => separating_midpoint(uppers[b], distinct[next.start].0),
                 None => uppers[b],
@@ -105,8 +116,34 @@ impl NumericColumn {
                     u32::try_from(b).unwrap_or(MISSING)
                 }
             })
-            .collect();
-        Self { codes, thresholds }
+            .collect::<Vec<u32>>();
+        // Counting sort of the blocks by bin, missing last.
+        let n_bins = thresholds.len();
+        let slot = |code: u32| if code == MISSING { n_bins } else { code as usize };
+        let mut counts = vec![0usize; n_bins + 1];
+        codes.iter().for_each(|&c| counts[slot(c)] += 1);
+        let mut bin_ends = Vec::with_capacity(n_bins);
+        let mut next = vec![0usize; n_bins + 1];
+        let mut end = 0;
+        for (b, &count) in counts.iter().enumerate() {
+            next[b] = end;
+            end += count;
+            if b < n_bins {
+                bin_ends.push(end);
+            }
+        }
+        let mut order = vec![0u32; codes.len()];
+        for (i, &c) in codes.iter().enumerate() {
+            let at = &mut next[slot(c)];
+            order[*at] = u32::try_from(i).unwrap_or(u32::MAX);
+            *at += 1;
+        }
+        Self {
+            codes,
+            thresholds,
+            order,
+            bin_ends,
+        }
     }
 
     fn n_bins(&self) -> usize {
@@ -166,16 +203,18 @@ impl TrainIndex {
 
     /// Weak learner step of each round: the candidate with the smallest Z over all features.
     pub fn best_split(&self, d: &Distribution) -> Option<Candidate> {
-        let (tot_pos, tot_neg) = d.totals(0..self.n_rows);
+        let (tot_pos, tot_neg) = d.totals();
+        let avx2 = has_avx2();
         (0..self.n_features())
             .into_par_iter()
-            .map_init(Vec::new, |scratch, f| {
-                if let Some(col) = self.numeric.get(f) {
-                    numeric_best(col, d, f, scratch)
-                } else {
-                    let rows = &self.tokens[f - self.numeric.len()];
-                    token_z(rows, d, f, &tot_pos, &tot_neg)
-                }
+            .map_init(Scratch::default, |scratch, f| {
+                let search = FeatureSearch {
+                    index: self,
+                    d,
+                    tot_pos: &tot_pos,
+                    tot_neg: &tot_neg,
+                };
+                search.dispatch(f, scratch, avx2)
             })
             .flatten()
             .min_by(candidate_order)
@@ -222,120 +261,331 @@ pub(crate) fn candidate_order(a: &Candidate, b: &Candidate) -> std::cmp::Orderin
         .then(a.bin.cmp(&b.bin))
 }
 
-/// Σ_l sqrt(W₊ˡ·W₋ˡ) for one part of a partition (negative inputs from rounding are clamped).
-#[inline]
+/// Classes are stored in groups of [`LANES`] (padded with zero weights) so the per-class
+/// loops below compile to whole SIMD vectors.
+pub(crate) const LANES: usize = 4;
+
+/// `k` rounded up to a multiple of [`LANES`].
+pub(crate) fn padded(k: usize) -> usize {
+    k.div_ceil(LANES) * LANES
+}
+
+/// Whether the running CPU has AVX2, so the search kernel can use 4-lane vectors.
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `acc += x`, element-wise (lengths are multiples of LANES).
+#[inline(always)]
+fn add_assign(acc: &mut [f64], x: &[f64]) {
+    for (a, b) in acc.chunks_exact_mut(LANES).zip(x.chunks_exact(LANES)) {
+        for j in 0..LANES {
+            a[j] += b[j];
+        }
+    }
+}
+
+/// Σ_l sqrt(W₊ˡ·W₋ˡ) + sqrt((T₊ˡ−W₊ˡ)·(T₋ˡ−W₋ˡ)): one part and its complement. Subtractions
+/// may round below zero and are clamped. Summed in LANES fixed partial sums, so the result
+/// does not depend on the instruction set.
+#[inline(always)]
+fn split_z(pos: &[f64], neg: &[f64], tot_pos: &[f64], tot_neg: &[f64]) -> f64 {
+    let mut acc = [0.0; LANES];
+    let chunks = pos
+        .chunks_exact(LANES)
+        .zip(neg.chunks_exact(LANES))
+        .zip(tot_pos.chunks_exact(LANES).zip(tot_neg.chunks_exact(LANES)));
+    for ((p, n), (tp, tn)) in chunks {
+        for j in 0..LANES {
+            let inside = (p[j] * n[j]).sqrt();
+            let outside = ((tp[j] - p[j]).max(0.0) * (tn[j] - n[j]).max(0.0)).sqrt();
+            acc[j] += inside + outside;
+        }
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
+/// Σ_l sqrt(W₊ˡ·W₋ˡ) of one part.
+#[inline(always)]
 fn part_z(pos: &[f64], neg: &[f64]) -> f64 {
-    pos.iter()
-        .zip(neg)
-        .map(|(&p, &n)| (p.max(0.0) * n.max(0.0)).sqrt())
-        .sum()
+    let mut acc = [0.0; LANES];
+    for (p, n) in pos.chunks_exact(LANES).zip(neg.chunks_exact(LANES)) {
+        for j in 0..LANES {
+            acc[j] += (p[j] * n[j]).sqrt();
+        }
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
 }
 
-/// Best threshold of one numeric column: histogram of W₊/W₋ per bin and class, then one scan.
-fn numeric_best(
-    col: &NumericColumn,
-    d: &Distribution,
-    feature: usize,
-    scratch: &mut Vec<f64>,
-) -> Option<Candidate> {
-    let (k, n_bins) = (d.k, col.n_bins());
-    // Rows 0..n_bins are bins, row n_bins is "missing"; each row holds k W₊ then k W₋.
-    scratch.clear();
-    scratch.resize((n_bins + 1) * 2 * k, 0.0);
-    for (i, &code) in col.codes.iter().enumerate() {
-        let b = if code == MISSING { n_bins } else { code as usize };
-        let row = &mut scratch[b * 2 * k..(b + 1) * 2 * k];
-        row[d.labels[i]] += d.pos[i];
-        for (acc, &w) in row[k..].iter_mut().zip(&d.neg[i * k..(i + 1) * k]) {
-            *acc += w;
+/// [`split_z`] with the products rounded to f32 and f32 square roots, which are several
+/// times cheaper than f64 ones. Each term has relative error below 2⁻²² and the sum of the
+/// ≤ 2·stride terms below 2⁻¹⁹ (≈ 2·10⁻⁶); products under f32's normal range flush to at
+/// most ~10⁻¹⁹ per term. So any cut whose exact value can be the minimum has a screened value
+/// within [`SCREEN_RELATIVE`] (relative, 5× margin) plus [`SCREEN_ABSOLUTE`] of the lowest one.
+#[inline(always)]
+fn split_z_screen(pos: &[f64], neg: &[f64], tot_pos: &[f64], tot_neg: &[f64]) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    let chunks = pos
+        .chunks_exact(LANES)
+        .zip(neg.chunks_exact(LANES))
+        .zip(tot_pos.chunks_exact(LANES).zip(tot_neg.chunks_exact(LANES)));
+    for ((p, n), (tp, tn)) in chunks {
+        for j in 0..LANES {
+            let inside = (p[j] * n[j]) as f32;
+            let outside = ((tp[j] - p[j]).max(0.0) * (tn[j] - n[j]).max(0.0)) as f32;
+            acc[j] += inside.sqrt() + outside.sqrt();
         }
     }
-    let (hist, missing) = scratch.split_at(n_bins * 2 * k);
-    let z_missing = part_z(&missing[..k], &missing[k..]);
-    let mut total = vec![0.0; 2 * k];
-    for row in hist.chunks_exact(2 * k) {
-        total.iter_mut().zip(row).for_each(|(t, &v)| *t += v);
-    }
-    let mut left = vec![0.0; 2 * k];
-    let mut right = vec![0.0; 2 * k];
-    let mut best: Option<Candidate> = None;
-    for (b, row) in hist.chunks_exact(2 * k).enumerate() {
-        left.iter_mut().zip(row).for_each(|(l, &v)| *l += v);
-        right
-            .iter_mut()
-            .zip(total.iter().zip(&left))
-            .for_each(|(r, (&t, &l))| *r = t - l);
-        let z = 2.0 * (part_z(&left[..k], &left[k..]) + part_z(&right[..k], &right[k..]) + z_missing);
-        // Strict `<`: among equal Z the lowest bin wins.
-        if best.is_none_or(|c| z < c.z) {
-            best = Some(Candidate { z, feature, bin: b });
-        }
-    }
-    best
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
 }
 
-/// Z of a token column's present/absent split, scanning only the blocks holding the token.
-fn token_z(
-    rows: &[u32],
-    d: &Distribution,
-    feature: usize,
-    tot_pos: &[f64],
-    tot_neg: &[f64],
-) -> Option<Candidate> {
-    let k = d.k;
-    let mut pos = vec![0.0; k];
-    let mut neg = vec![0.0; k];
-    for &r in rows {
-        let i = r as usize;
-        pos[d.labels[i]] += d.pos[i];
-        for (acc, &w) in neg.iter_mut().zip(&d.neg[i * k..(i + 1) * k]) {
-            *acc += w;
+/// Relative screening margin; see [`split_z_screen`].
+const SCREEN_RELATIVE: f64 = 1e-5;
+/// Absolute screening margin covering f32 underflow of tiny products.
+const SCREEN_ABSOLUTE: f64 = 1e-15;
+
+/// Per-thread buffers reused across features.
+#[derive(Default)]
+struct Scratch {
+    wide: Vec<f64>,
+    narrow: Vec<f32>,
+}
+
+/// One round's search context for a single feature.
+struct FeatureSearch<'a> {
+    index: &'a TrainIndex,
+    d: &'a Distribution,
+    tot_pos: &'a [f64],
+    tot_neg: &'a [f64],
+}
+
+impl FeatureSearch<'_> {
+    /// Runs the search compiled for the class stride (so per-class sums live in registers)
+    /// and, when the CPU has it, for AVX2.
+    fn dispatch(&self, f: usize, scratch: &mut Scratch, avx2: bool) -> Option<Candidate> {
+        match self.d.stride / LANES {
+            1 => self.run::<1>(f, scratch, avx2),
+            2 => self.run::<2>(f, scratch, avx2),
+            3 => self.run::<3>(f, scratch, avx2),
+            4 => self.run::<4>(f, scratch, avx2),
+            5 => self.run::<5>(f, scratch, avx2),
+            6 => self.run::<6>(f, scratch, avx2),
+            7 => self.run::<7>(f, scratch, avx2),
+            8 => self.run::<8>(f, scratch, avx2),
+            _ => self.run::<0>(f, scratch, avx2),
         }
     }
-    let absent_pos: Vec<f64> = tot_pos.iter().zip(&pos).map(|(t, p)| t - p).collect();
-    let absent_neg: Vec<f64> = tot_neg.iter().zip(&neg).map(|(t, n)| t - n).collect();
-    let z = 2.0 * (part_z(&pos, &neg) + part_z(&absent_pos, &absent_neg));
-    Some(Candidate { z, feature, bin: 0 })
+
+    fn run<const C: usize>(&self, f: usize, scratch: &mut Scratch, avx2: bool) -> Option<Candidate> {
+        if avx2 {
+            // SAFETY: the caller checked at run time (`has_avx2`) that the CPU supports AVX2.
+            unsafe { self.best_avx2::<C>(f, scratch) }
+        } else {
+            self.best::<C>(f, scratch)
+        }
+    }
+
+    /// The same code as [`best`](Self::best) compiled for AVX2; IEEE operations and their
+    /// order are unchanged (no FMA), so results are bit-identical.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn best_avx2<const C: usize>(&self, f: usize, scratch: &mut Scratch) -> Option<Candidate> {
+        self.best::<C>(f, scratch)
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    unsafe fn best_avx2<const C: usize>(&self, f: usize, scratch: &mut Scratch) -> Option<Candidate> {
+        self.best::<C>(f, scratch)
+    }
+
+    #[inline(always)]
+    fn best<const C: usize>(&self, f: usize, scratch: &mut Scratch) -> Option<Candidate> {
+        match self.index.numeric.get(f) {
+            Some(col) => self.numeric_best::<C>(col, f, scratch),
+            None => {
+                let rows = &self.index.tokens[f - self.index.numeric.len()];
+                Some(self.token_z::<C>(rows, f, scratch))
+            }
+        }
+    }
+
+    /// Adds the W₊ and W₋ of blocks `rows` to `pos` and `neg` (one stride each). With C > 0
+    /// the C·LANES class sums are held in registers across blocks, so the loop costs one
+    /// vector add per LANES classes per block; C = 0 is the general fallback.
+    #[inline(always)]
+    fn accumulate<const C: usize>(&self, rows: &[u32], pos: &mut [f64], neg: &mut [f64]) {
+        let d = self.d;
+        let s = d.stride;
+        if C == 0 {
+            for &r in rows {
+                let i = r as usize;
+                pos[d.labels[i]] += d.pos[i];
+                add_assign(neg, &d.neg[i * s..(i + 1) * s]);
+            }
+            return;
+        }
+        let mut acc = [[0.0f64; LANES]; C];
+        for &r in rows {
+            let i = r as usize;
+            pos[d.labels[i]] += d.pos[i];
+            let row = &d.neg[i * s..i * s + C * LANES];
+            for (a, x) in acc.iter_mut().zip(row.chunks_exact(LANES)) {
+                for j in 0..LANES {
+                    a[j] += x[j];
+                }
+            }
+        }
+        for (out, a) in neg.chunks_exact_mut(LANES).zip(&acc) {
+            for j in 0..LANES {
+                out[j] += a[j];
+            }
+        }
+    }
+
+    /// Best threshold of one numeric column: per-bin sums of W₊/W₋ for all classes at once
+    /// (walking the blocks in the column's sorted order), then one scan over the cuts.
+    #[inline(always)]
+    fn numeric_best<const C: usize>(
+        &self,
+        col: &NumericColumn,
+        feature: usize,
+        scratch: &mut Scratch,
+    ) -> Option<Candidate> {
+        let s = self.d.stride;
+        let n_bins = col.n_bins();
+        // Rows 0..n_bins: bins; row n_bins: missing; row n_bins+1: non-missing total. Each row
+        // holds W₊ then W₋ per class.
+        let width = 2 * s;
+        let hist = &mut scratch.wide;
+        hist.clear();
+        hist.resize((n_bins + 2) * width, 0.0);
+        let mut start = 0;
+        for (b, &end) in col.bin_ends.iter().enumerate() {
+            let (pos, neg) = hist[b * width..(b + 1) * width].split_at_mut(s);
+            self.accumulate::<C>(&col.order[start..end], pos, neg);
+            start = end;
+        }
+        let (pos, neg) = hist[n_bins * width..(n_bins + 1) * width].split_at_mut(s);
+        self.accumulate::<C>(&col.order[start..], pos, neg);
+        // Rows 0..n_bins become the left part of each cut (prefix sums).
+        let (prefix, rest) = hist.split_at_mut(n_bins * width);
+        let (missing, total) = rest.split_at_mut(width);
+        let z_missing = part_z(&missing[..s], &missing[s..]);
+        for row in prefix.chunks_exact_mut(width) {
+            add_assign(total, row);
+            row.copy_from_slice(total);
+        }
+        let (tot_pos, tot_neg) = total.split_at(s);
+        // Screen every cut with cheap f32 square roots, then evaluate in f64 only the cuts that
+        // can be the minimum: the choice is exactly that of an all-f64 scan (see SCREEN_*).
+        let screen = &mut scratch.narrow;
+        screen.clear();
+        let mut lowest = f32::INFINITY;
+        for row in prefix.chunks_exact(width) {
+            let z = split_z_screen(&row[..s], &row[s..], tot_pos, tot_neg);
+            lowest = lowest.min(z);
+            screen.push(z);
+        }
+        let bound = f64::from(lowest) * (1.0 + SCREEN_RELATIVE) + SCREEN_ABSOLUTE;
+        let mut best: Option<Candidate> = None;
+        for (b, (row, &screened)) in prefix.chunks_exact(width).zip(screen.iter()).enumerate() {
+            // `!(x <= bound)` also re-checks a NaN screen value.
+            if !(f64::from(screened) <= bound) {
+                continue;
+            }
+            let z = 2.0 * (split_z(&row[..s], &row[s..], tot_pos, tot_neg) + z_missing);
+            // Strict `<`: among equal Z the lowest bin wins.
+            if best.is_none_or(|c| z < c.z) {
+                best = Some(Candidate { z, feature, bin: b });
+            }
+        }
+        best
+    }
+
+    /// Z of a token column's present/absent split, scanning only the blocks holding the token;
+    /// the absent side is the totals minus the present side.
+    #[inline(always)]
+    fn token_z<const C: usize>(&self, rows: &[u32], feature: usize, scratch: &mut Scratch) -> Candidate {
+        let s = self.d.stride;
+        let buf = &mut scratch.wide;
+        buf.clear();
+        buf.resize(2 * s, 0.0);
+        let (pos, neg) = buf.split_at_mut(s);
+        self.accumulate::<C>(rows, pos, neg);
+        let z = 2.0 * split_z(pos, neg, self.tot_pos, self.tot_neg);
+        Candidate { z, feature, bin: 0 }
+    }
 }
 
 impl Distribution {
-    /// Per-class W₊ and W₋ summed over `rows`.
-    fn totals(&self, rows: std::ops::Range<usize>) -> (Vec<f64>, Vec<f64>) {
-        let k = self.k;
-        let mut pos = vec![0.0; k];
-        let mut neg = vec![0.0; k];
-        for i in rows {
-            pos[self.labels[i]] += self.pos[i];
-            neg.iter_mut()
-                .zip(&self.neg[i * k..(i + 1) * k])
-                .for_each(|(a, &w)| *a += w);
+    /// D₁ from one initial weight per block (already normalised so that k times their sum is 1).
+    pub fn new(labels: &[usize], k: usize, block_weights: &[f64]) -> Self {
+        let stride = padded(k);
+        let mut neg = vec![0.0; labels.len() * stride];
+        for (i, (&y, &w)) in labels.iter().zip(block_weights).enumerate() {
+            neg[i * stride..i * stride + k].iter_mut().for_each(|x| *x = w);
+            neg[i * stride + y] = 0.0;
+        }
+        Self {
+            k,
+            stride,
+            labels: labels.to_vec(),
+            pos: block_weights.to_vec(),
+            neg,
+        }
+    }
+
+    /// Per-class W₊ and W₋ over all blocks (padded to the stride).
+    fn totals(&self) -> (Vec<f64>, Vec<f64>) {
+        let s = self.stride;
+        let mut pos = vec![0.0; s];
+        let mut neg = vec![0.0; s];
+        for (i, &y) in self.labels.iter().enumerate() {
+            pos[y] += self.pos[i];
+            add_assign(&mut neg, &self.neg[i * s..(i + 1) * s]);
         }
         (pos, neg)
     }
 
-    /// W₊ʲˡ and W₋ʲˡ for each branch j of a partition given per block.
+    /// W₊ʲˡ and W₋ʲˡ (l < k) for each branch j of a partition given per block.
     pub fn branch_weights(&self, branches: &[Branch]) -> [(Vec<f64>, Vec<f64>); 3] {
-        let k = self.k;
-        let mut w: [(Vec<f64>, Vec<f64>); 3] = std::array::from_fn(|_| (vec![0.0; k], vec![0.0; k]));
+        let (k, s) = (self.k, self.stride);
+        let mut w: [(Vec<f64>, Vec<f64>); 3] =
+            std::array::from_fn(|_| (vec![0.0; s], vec![0.0; s]));
         for (i, &b) in branches.iter().enumerate() {
             let (pos, neg) = &mut w[b as usize];
             pos[self.labels[i]] += self.pos[i];
-            neg.iter_mut()
-                .zip(&self.neg[i * k..(i + 1) * k])
-                .for_each(|(a, &x)| *a += x);
+            add_assign(neg, &self.neg[i * s..(i + 1) * s]);
         }
-        w
+        w.map(|(mut p, mut n)| {
+            p.truncate(k);
+            n.truncate(k);
+            (p, n)
+        })
     }
 
     /// Reweighting step (S&S 1999, Figure 1, AdaBoost.MH update with α absorbed in h):
     /// D(i,l) ← D(i,l)·exp(−Y_il·h(xᵢ,l)) / Z_t. Returns the normaliser Z_t, or `None` when
     /// it is not a positive finite number (weights overflowed or vanished).
     pub fn reweight(&mut self, stump: &Stump, branches: &[Branch]) -> Option<f64> {
-        let k = self.k;
-        // exp(±c) once per branch and class rather than once per (block, class) pair.
-        let up: [Vec<f64>; 3] = std::array::from_fn(|j| stump.outputs[j].iter().map(|c| c.exp()).collect());
-        let down: [Vec<f64>; 3] =
-            std::array::from_fn(|j| stump.outputs[j].iter().map(|c| (-c).exp()).collect());
+        let s = self.stride;
+        // exp(±c) once per branch and class rather than once per (block, class) pair; padding
+        // classes get factor 1 (their weight stays 0).
+        let factors = |sign: f64| -> [Vec<f64>; 3] {
+            std::array::from_fn(|j| {
+                let mut f: Vec<f64> = stump.outputs[j].iter().map(|c| (sign * c).exp()).collect();
+                f.resize(s, 1.0);
+                f
+            })
+        };
+        let (up, down) = (factors(1.0), factors(-1.0));
         let mut z = 0.0;
         for (i, &b) in branches.iter().enumerate() {
             let j = b as usize;
@@ -343,7 +593,7 @@ impl Distribution {
             self.pos[i] *= down[j][self.labels[i]];
             z += self.pos[i];
             // Y = −1 for the other classes: weight grows when the stump votes for them.
-            for (w, &f) in self.neg[i * k..(i + 1) * k].iter_mut().zip(&up[j]) {
+            for (w, &f) in self.neg[i * s..(i + 1) * s].iter_mut().zip(&up[j]) {
                 *w *= f;
                 z += *w;
             }

@@ -1,8 +1,8 @@
 //! Known-answer, invariant and reference tests of the boosting learner.
 
 use super::*;
-use linfa::ParamGuard;
 use crate::matrix::{FeatureMatrix, SparseRows};
+use linfa::ParamGuard;
 use ndarray::{array, Array1, Array2};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -64,19 +64,33 @@ fn random_data(seed: u64, m: usize, k: usize) -> (FeatureMatrix, Vec<usize>) {
 #[test]
 fn first_stump_on_separable_toy_set_has_hand_worked_values() {
     // Column 0 separates {0,1} | {2,3} at 2.5; column 1 splits every class in half (Z = 1).
-    let x = matrix(array![[1., 1.], [2., 2.], [3., 1.], [4., 2.]], vec![vec![]; 4], 0);
+    let x = matrix(
+        array![[1., 1.], [2., 2.], [3., 1.], [4., 2.]],
+        vec![vec![]; 4],
+        0,
+    );
     let model = exact(5).train(&x, &[0, 0, 1, 1]).expect("trains");
     // Z = 0: both parts are class-pure, so training stops after this stump.
     assert_eq!(model.stop_reason(), StopReason::PerfectFit);
     assert_eq!(model.stumps().len(), 1);
     let s = &model.stumps()[0];
-    assert_eq!(s.test, StumpTest::AtMost { column: 0, threshold: 2.5 });
+    assert_eq!(
+        s.test,
+        StumpTest::AtMost {
+            column: 0,
+            threshold: 2.5
+        }
+    );
     // D₁ = 1/8 per pair, ε = 1/(4·2) = 1/8. Left part: W₊⁰ = 2/8, W₋⁰ = 0, so
     // c = ½·ln((2/8 + 1/8)/(0 + 1/8)) = ½·ln 3 ≈ 0.5493 for class 0 and −½·ln 3 for class 1.
     let c = 0.5 * 3f64.ln();
     assert!((s.outputs[0][0] - c).abs() < 1e-12 && (s.outputs[0][1] + c).abs() < 1e-12);
     assert!((s.outputs[1][0] + c).abs() < 1e-12 && (s.outputs[1][1] - c).abs() < 1e-12);
-    assert_eq!(s.outputs[2], vec![0.0, 0.0], "no missing values: the stump abstains");
+    assert_eq!(
+        s.outputs[2],
+        vec![0.0, 0.0],
+        "no missing values: the stump abstains"
+    );
     // Every pair is multiplied by e^(−½ ln 3) = 1/√3, so Z₁ = 1/√3.
     assert!((model.round_normalizers()[0] - 1.0 / 3f64.sqrt()).abs() < 1e-12);
 }
@@ -107,7 +121,10 @@ fn normalisers_multiply_to_the_exponential_loss_and_bound_training_error() {
         })
         .sum::<f64>()
         / (80.0 * k);
-    assert!((loss - product).abs() < 1e-9 * product, "{loss} vs {product}");
+    assert!(
+        (loss - product).abs() < 1e-9 * product,
+        "{loss} vs {product}"
+    );
     let errors = f
         .rows()
         .into_iter()
@@ -115,7 +132,10 @@ fn normalisers_multiply_to_the_exponential_loss_and_bound_training_error() {
         .filter(|(r, &yi)| argmax(r.view()) != yi)
         .count();
     assert!((errors as f64 / 80.0) <= k * product);
-    assert!(errors < 40, "a planted signal should be learnt, {errors} errors of 80");
+    assert!(
+        errors < 40,
+        "a planted signal should be learnt, {errors} errors of 80"
+    );
 }
 
 #[test]
@@ -131,7 +151,10 @@ fn token_and_numeric_features_compete() {
     let by_value = exact(1).train(&x, &[1, 1, 1, 0, 0, 0]).expect("trains");
     assert_eq!(
         by_value.stumps()[0].test,
-        StumpTest::AtMost { column: 0, threshold: 3.5 }
+        StumpTest::AtMost {
+            column: 0,
+            threshold: 3.5
+        }
     );
 }
 
@@ -141,14 +164,23 @@ fn class_weights_change_the_chosen_stump() {
     let mut numeric = Array2::zeros((14, 2));
     let mut y = Vec::new();
     for i in 0..14 {
-        let class = if i < 6 { 0 } else if i < 12 { 1 } else { 2 };
+        let class = if i < 6 {
+            0
+        } else if i < 12 {
+            1
+        } else {
+            2
+        };
         numeric[(i, 0)] = if class == 0 { 0.0 } else { 1.0 };
         numeric[(i, 1)] = if class == 2 { 0.0 } else { 1.0 };
         y.push(class);
     }
     let x = matrix(numeric, vec![vec![]; 14], 0);
     let plain = exact(1).train(&x, &y).expect("trains");
-    assert!(matches!(plain.stumps()[0].test, StumpTest::AtMost { column: 0, .. }));
+    assert!(matches!(
+        plain.stumps()[0].test,
+        StumpTest::AtMost { column: 0, .. }
+    ));
     let weighted = AdaBoostMhParams::new()
         .n_rounds(1)
         .class_weights(Some(vec![1.0, 1.0, 20.0]))
@@ -156,7 +188,10 @@ fn class_weights_change_the_chosen_stump() {
         .expect("valid")
         .train(&x, &y)
         .expect("trains");
-    assert!(matches!(weighted.stumps()[0].test, StumpTest::AtMost { column: 1, .. }));
+    assert!(matches!(
+        weighted.stumps()[0].test,
+        StumpTest::AtMost { column: 1, .. }
+    ));
 }
 
 #[test]
@@ -183,7 +218,11 @@ fn multiclass_confidences_have_the_right_signs() {
 
 #[test]
 fn missing_values_take_the_missing_branch() {
-    let x = matrix(array![[1.], [f64::NAN], [3.], [f64::NAN]], vec![vec![]; 4], 0);
+    let x = matrix(
+        array![[1.], [f64::NAN], [3.], [f64::NAN]],
+        vec![vec![]; 4],
+        0,
+    );
     let model = exact(1).train(&x, &[0, 1, 0, 1]).expect("trains");
     let s = &model.stumps()[0];
     assert_eq!(s.branch(&x, 1), Branch::Missing);
@@ -203,6 +242,9 @@ fn balanced_classes_with_no_information_stop_without_stumps() {
     assert!(model.stumps().is_empty());
 }
 
+/// Per part of a partition: [W₊ per class, W₋ per class].
+type PartWeights = [[Vec<f64>; 2]; 3];
+
 /// Straightforward AdaBoost.MH: full D matrix, every candidate threshold by brute force.
 struct Reference {
     tests: Vec<StumpTest>,
@@ -216,12 +258,25 @@ fn reference_boost(x: &FeatureMatrix, y: &[usize], k: usize, rounds: usize) -> R
     let mut d = vec![vec![1.0 / (m * k) as f64; k]; m];
     let mut candidates: Vec<StumpTest> = Vec::new();
     for j in 0..x.n_numeric() {
-        let mut v: Vec<f64> = x.numeric().column(j).iter().copied().filter(|v| !v.is_nan()).collect();
+        let mut v: Vec<f64> = x
+            .numeric()
+            .column(j)
+            .iter()
+            .copied()
+            .filter(|v| !v.is_nan())
+            .collect();
         v.sort_by(f64::total_cmp);
         v.dedup();
         for b in 0..v.len() {
-            let threshold = if b + 1 < v.len() { (v[b] + v[b + 1]) / 2.0 } else { v[b] };
-            candidates.push(StumpTest::AtMost { column: j, threshold });
+            let threshold = if b + 1 < v.len() {
+                (v[b] + v[b + 1]) / 2.0
+            } else {
+                v[b]
+            };
+            candidates.push(StumpTest::AtMost {
+                column: j,
+                threshold,
+            });
         }
     }
     for t in 0..x.n_tokens() {
@@ -239,9 +294,9 @@ fn reference_boost(x: &FeatureMatrix, y: &[usize], k: usize, rounds: usize) -> R
         outputs: Vec::new(),
     };
     for _ in 0..rounds {
-        let mut best: Option<(f64, &StumpTest, [[Vec<f64>; 2]; 3])> = None;
+        let mut best: Option<(f64, &StumpTest, PartWeights)> = None;
         for c in &candidates {
-            let mut w: [[Vec<f64>; 2]; 3] = std::array::from_fn(|_| [vec![0.0; k], vec![0.0; k]]);
+            let mut w: PartWeights = std::array::from_fn(|_| [vec![0.0; k], vec![0.0; k]]);
             for i in 0..m {
                 for l in 0..k {
                     let side = if sign(i, l) > 0.0 { 0 } else { 1 };
@@ -316,7 +371,11 @@ fn binning_is_exact_when_values_fit_in_the_bins() {
         .expect("valid")
         .train(&x, &y)
         .expect("trains");
-    assert_ne!(exact_model.stumps(), coarse.stumps(), "2 bins must restrict thresholds");
+    assert_ne!(
+        exact_model.stumps(),
+        coarse.stumps(),
+        "2 bins must restrict thresholds"
+    );
 }
 
 #[test]
@@ -357,11 +416,20 @@ fn json_round_trip_predicts_bit_for_bit() {
 fn last_staged_output_equals_the_decision_function() {
     let (x, y) = random_data(17, 60, 3);
     let model = exact(12).train(&x, &y).expect("trains");
-    let staged: Vec<Array2<f64>> = model.staged_decision_function(&x).expect("schema").collect();
+    let staged: Vec<Array2<f64>> = model
+        .staged_decision_function(&x)
+        .expect("schema")
+        .collect();
     assert_eq!(staged.len(), model.stumps().len());
-    assert_eq!(staged.last(), Some(&model.decision_function(&x).expect("schema")));
+    assert_eq!(
+        staged.last(),
+        Some(&model.decision_function(&x).expect("schema"))
+    );
     let labels: Vec<Array1<usize>> = model.staged_predict(&x).expect("schema").collect();
-    assert_eq!(labels.last(), Some(&model.predict_classes(&x).expect("schema")));
+    assert_eq!(
+        labels.last(),
+        Some(&model.predict_classes(&x).expect("schema"))
+    );
     // The first stage is the first stump alone.
     let mut first = Array2::zeros((60, 3));
     model.stumps()[0].add_to(&x, &mut first);
@@ -382,7 +450,11 @@ fn confidence_is_a_probability_monotone_in_the_margin() {
     assert!(up > c0 && rival < c0, "{up} > {c0} > {rival}");
     assert_eq!(confidence(array![0.0, 0.0].view()), 0.5);
     assert!(confidence(array![40.0, -40.0].view()) <= 1.0);
-    assert_eq!(argmax(array![1.0, 3.0, 3.0].view()), 1, "ties go to the lowest class");
+    assert_eq!(
+        argmax(array![1.0, 3.0, 3.0].view()),
+        1,
+        "ties go to the lowest class"
+    );
 }
 
 #[test]
@@ -403,7 +475,9 @@ fn cross_validation_picks_a_round_count_from_the_curve() {
     assert_eq!(choice.cv_error.len(), 20);
     let best = choice.cv_error[choice.n_rounds - 1];
     assert!(choice.cv_error.iter().all(|&e| e >= best));
-    assert!(choice.cv_error[..choice.n_rounds - 1].iter().all(|&e| e > best));
+    assert!(choice.cv_error[..choice.n_rounds - 1]
+        .iter()
+        .all(|&e| e > best));
     let overlapping = vec![vec![0, 1], vec![1, 2]];
     assert!(matches!(
         choose_rounds_by_cv(&params, &x, &y, &overlapping, 5),
@@ -415,14 +489,27 @@ fn cross_validation_picks_a_round_count_from_the_curve() {
 fn bad_training_data_is_an_error_not_a_panic() {
     let x = matrix(array![[1.], [2.]], vec![vec![]; 2], 0);
     let p = exact(3);
-    assert!(matches!(p.train(&x, &[0]), Err(BoostError::TargetsMismatch { .. })));
-    let fixed = AdaBoostMhParams::new().n_classes(Some(2)).check().expect("valid");
+    assert!(matches!(
+        p.train(&x, &[0]),
+        Err(BoostError::TargetsMismatch { .. })
+    ));
+    let fixed = AdaBoostMhParams::new()
+        .n_classes(Some(2))
+        .check()
+        .expect("valid");
     assert!(matches!(
         fixed.train(&x, &[0, 2]),
-        Err(BoostError::LabelOutOfRange { row: 1, label: 2, n_classes: 2 })
+        Err(BoostError::LabelOutOfRange {
+            row: 1,
+            label: 2,
+            n_classes: 2
+        })
     ));
     let empty = matrix(Array2::zeros((0, 1)), vec![], 0);
-    assert!(matches!(p.train(&empty, &[]), Err(BoostError::EmptyTrainingSet)));
+    assert!(matches!(
+        p.train(&empty, &[]),
+        Err(BoostError::EmptyTrainingSet)
+    ));
     assert!(matches!(
         p.train_weighted(&x, &[0, 1], Some(&[1.0, f64::NAN])),
         Err(BoostError::SampleWeights { .. })

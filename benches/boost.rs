@@ -89,15 +89,39 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, T) {
-    let mut times = Vec::new();
+/// Process CPU time (user + system) in seconds, from /proc/self/stat (clock ticks of 10 ms).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |k: usize| fields.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Wall and CPU timings of repeated runs.
+struct Timing {
+    median: f64,
+    min: f64,
+    cpu_median: f64,
+}
+
+fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> (Timing, T) {
+    let (mut wall, mut cpu) = (Vec::new(), Vec::new());
     let mut last = None;
     for _ in 0..reps.max(1) {
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), cpu_seconds());
         last = Some(f());
-        times.push(start.elapsed().as_secs_f64());
+        wall.push(start.elapsed().as_secs_f64());
+        cpu.push(cpu_seconds() - cpu_start);
     }
-    (median(times), last.expect("at least one repetition"))
+    let min = wall.iter().copied().fold(f64::INFINITY, f64::min);
+    let timing = Timing {
+        median: median(wall),
+        min,
+        cpu_median: median(cpu),
+    };
+    (timing, last.expect("at least one repetition"))
 }
 
 /// Peak resident set size so far (VmHWM), in MiB.
@@ -160,46 +184,56 @@ fn main() {
     let train_acc = accuracy(&model.predict_classes(&train.x).expect("schema"), &train.y);
     println!(
         "data: {N_TRAIN} train / {N_TEST} test blocks, {N_NUMERIC} numeric + {N_TOKENS} token \
-         features ({:.2}% non-zero), {N_CLASSES} classes, {reps} reps (median)",
+         features ({:.2}% non-zero), {N_CLASSES} classes, max_bins {max_bins}, {reps} reps",
         100.0 * nnz_share
     );
-    println!("{:<34} {:>9} {:>9} {:>10} {:>9} {:>9}", "learner", "fit s", "predict s", "peak MiB", "train acc", "test acc");
-    let row = |name: &str, fit: f64, pred: f64, mem: f64, tr: f64, te: f64| {
-        println!("{name:<34} {fit:>9.3} {pred:>9.4} {mem:>10.1} {tr:>9.3} {te:>9.3}");
-    };
-    row("AdaBoost.MH 200 rounds, 1 thread", fit1, predict, mem_fit, train_acc, acc);
-    row("AdaBoost.MH 200 rounds, 2 threads", fit2, predict, mem_fit, train_acc, acc);
     println!(
-        "  stop reason {:?}, {} stumps; peak MiB before fitting {mem_data:.1}",
+        "{:<36} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8}",
+        "learner", "fit s", "fit min", "fit cpu", "predict s", "peak MiB", "train acc", "test acc"
+    );
+    let row = |name: &str, fit: &Timing, pred: f64, mem: f64, tr: f64, te: f64| {
+        println!(
+            "{name:<36} {:>8.3} {:>8.3} {:>8.2} {pred:>9.4} {mem:>8.1} {tr:>9.3} {te:>8.3}",
+            fit.median, fit.min, fit.cpu_median
+        );
+    };
+    row("AdaBoost.MH 200 rounds, 1 thread", &fit1, predict.median, mem_fit, train_acc, acc);
+    row("AdaBoost.MH 200 rounds, 2 threads", &fit2, predict.median, mem_fit, train_acc, acc);
+    println!(
+        "  stop reason {:?}, {} stumps; peak MiB before fitting {mem_data:.1}; load average {}",
         model.stop_reason(),
-        model.stumps().len()
+        model.stumps().len(),
+        std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()
     );
 
     let mut json = format!(
-        "{{\"reps\": {reps}, \"n_train\": {N_TRAIN}, \"n_test\": {N_TEST}, \
-         \"mh_fit_1t\": {fit1}, \"mh_fit_2t\": {fit2}, \"mh_predict\": {predict}, \
-         \"mh_peak_mib\": {mem_fit}, \"mh_train_acc\": {train_acc}, \"mh_test_acc\": {acc}"
+        "{{\"reps\": {reps}, \"n_train\": {N_TRAIN}, \"n_test\": {N_TEST}, \"max_bins\": {max_bins}, \
+         \"mh_fit_1t\": {}, \"mh_fit_1t_min\": {}, \"mh_fit_1t_cpu\": {}, \
+         \"mh_fit_2t\": {}, \"mh_fit_2t_min\": {}, \"mh_predict\": {}, \
+         \"mh_peak_mib\": {mem_fit}, \"mh_train_acc\": {train_acc}, \"mh_test_acc\": {acc}",
+        fit1.median, fit1.min, fit1.cpu_median, fit2.median, fit2.min, predict.median
     );
     if samme_stumps > 0 {
         // Dense copies only now, so the peak above is the boosting learner's own.
         let dense_train = train.x.to_dense(0.0);
         let dense_test = test.x.to_dense(0.0);
         let y = Array1::from(train.y.clone());
-        let start = Instant::now();
-        let samme = SammeStumps::fit(dense_train.view(), y.view(), N_CLASSES, samme_stumps)
-            .expect("SAMME fits");
-        let samme_fit = start.elapsed().as_secs_f64();
+        let (samme_fit, samme) = time(1, || {
+            SammeStumps::fit(dense_train.view(), y.view(), N_CLASSES, samme_stumps)
+                .expect("SAMME fits")
+        });
         let start = Instant::now();
         let samme_pred = samme.predict(dense_test.view());
         let samme_predict = start.elapsed().as_secs_f64();
         let samme_acc = accuracy(&samme_pred, &test.y);
         let samme_train = accuracy(&samme.predict(dense_train.view()), &train.y);
         let name = format!("SAMME linfa-trees, {} stumps (1 run)", samme.n_stumps());
-        row(&name, samme_fit, samme_predict, peak_mib(), samme_train, samme_acc);
+        row(&name, &samme_fit, samme_predict, peak_mib(), samme_train, samme_acc);
         json.push_str(&format!(
-            ", \"samme_stumps\": {}, \"samme_fit\": {samme_fit}, \"samme_predict\": {samme_predict}, \
+            ", \"samme_stumps\": {}, \"samme_fit\": {}, \"samme_predict\": {samme_predict}, \
              \"samme_peak_mib\": {}, \"samme_train_acc\": {samme_train}, \"samme_test_acc\": {samme_acc}",
             samme.n_stumps(),
+            samme_fit.median,
             peak_mib()
         ));
     }

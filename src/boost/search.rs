@@ -66,6 +66,9 @@ pub(crate) struct Distribution {
     labels: Vec<usize>,
     pos: Vec<f64>,
     neg: Vec<f64>,
+    /// `neg` rounded to f32 (refreshed after every reweighting) for the screening stage:
+    /// half the memory traffic of the f64 weights.
+    neg32: Vec<f32>,
 }
 
 /// Midpoint of two consecutive distinct values `a < b` that still separates them in floating
@@ -202,19 +205,46 @@ impl TrainIndex {
     }
 
     /// Weak learner step of each round: the candidate with the smallest Z over all features.
+    ///
+    /// Two stages keep it fast and exact. Screening evaluates every cut of every feature from
+    /// the weights rounded to f32, with f32 square roots; its value S is within
+    /// [`SCREEN_RELATIVE`]·Z + [`SCREEN_ABSOLUTE`] of the f64 Z. Only the cuts whose S could
+    /// belong to the minimum are then evaluated in f64, and the smallest f64 Z wins (ties:
+    /// lowest feature, then lowest bin), which is the choice an all-f64 search makes.
     pub fn best_split(&self, d: &Distribution) -> Option<Candidate> {
-        let (tot_pos, tot_neg) = d.totals();
+        let (tot_pos, tot_neg) = d.totals(false);
+        let (tot_pos32, tot_neg32) = d.totals(true);
         let avx2 = has_avx2();
-        (0..self.n_features())
+        let search = FeatureSearch {
+            index: self,
+            d,
+            tot_pos: &tot_pos,
+            tot_neg: &tot_neg,
+            tot_pos32: &tot_pos32,
+            tot_neg32: &tot_neg32,
+            avx2,
+        };
+        let mut screened: Vec<Screened> = (0..self.n_features())
             .into_par_iter()
-            .map_init(Scratch::default, |scratch, f| {
-                let search = FeatureSearch {
-                    index: self,
-                    d,
-                    tot_pos: &tot_pos,
-                    tot_neg: &tot_neg,
-                };
-                search.dispatch(f, scratch, avx2)
+            .map_init(Scratch::default, |scratch, f| search.dispatch(Stage::Screen, f, scratch))
+            .flat_map_iter(|found| found.screened)
+            .collect();
+        let lowest = screened.iter().map(|c| c.s).fold(f64::INFINITY, f64::min);
+        let bound = screen_bound(lowest);
+        screened.retain(|c| !(c.s > bound));
+        screened.sort_by(|a, b| a.feature.cmp(&b.feature).then(a.bin.cmp(&b.bin)));
+        // Features with at least one surviving cut, each with its cuts.
+        let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+        for c in &screened {
+            match groups.last_mut() {
+                Some((f, bins)) if *f == c.feature => bins.push(c.bin),
+                _ => groups.push((c.feature, vec![c.bin])),
+            }
+        }
+        groups
+            .into_par_iter()
+            .map_init(Scratch::default, |scratch, (f, bins)| {
+                search.dispatch(Stage::Exact(&bins), f, scratch).exact
             })
             .flatten()
             .min_by(candidate_order)
@@ -346,10 +376,28 @@ fn split_z_screen(pos: &[f64], neg: &[f64], tot_pos: &[f64], tot_neg: &[f64]) ->
     (acc[0] + acc[1]) + (acc[2] + acc[3])
 }
 
-/// Relative screening margin; see [`split_z_screen`].
-const SCREEN_RELATIVE: f64 = 1e-5;
-/// Absolute screening margin covering f32 underflow of tiny products.
-const SCREEN_ABSOLUTE: f64 = 1e-15;
+/// [`part_z`] with f32 square roots.
+#[inline(always)]
+fn part_z_screen(pos: &[f64], neg: &[f64]) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    for (p, n) in pos.chunks_exact(LANES).zip(neg.chunks_exact(LANES)) {
+        for j in 0..LANES {
+            acc[j] += ((p[j] * n[j]) as f32).sqrt();
+        }
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
+/// Relative screening margin. Screened values differ from f64 ones by (a) weights rounded to
+/// f32: every W is a sum of non-negative terms, so it moves by at most 2⁻²⁴ relative; (b) f32
+/// products and square roots and their f32 sum: below 2⁻¹⁹ ≈ 2·10⁻⁶ relative. 10⁻⁵ leaves a
+/// margin of about 3.
+pub(crate) const SCREEN_RELATIVE: f64 = 1e-5;
+/// Absolute screening margin: complements T − W are f64 differences whose rounding (both in
+/// the screened and in the f64 evaluation) can leave up to ~10⁻¹⁴ of a total where the true
+/// value is 0, worth ~10⁻⁷ inside a square root per class, and products below f32's normal
+/// range flush to zero. 10⁻⁵ covers 2·k such terms for k up to ~30 classes.
+pub(crate) const SCREEN_ABSOLUTE: f64 = 1e-5;
 
 /// Per-thread buffers reused across features.
 #[derive(Default)]
@@ -358,76 +406,154 @@ struct Scratch {
     narrow: Vec<f32>,
 }
 
-/// One round's search context for a single feature.
+/// A cut that survived a feature's screening, with its screened value S.
+#[derive(Debug, Clone, Copy)]
+struct Screened {
+    feature: usize,
+    bin: usize,
+    s: f64,
+}
+
+/// Which stage of [`TrainIndex::best_split`] to run on a feature.
+#[derive(Clone, Copy)]
+enum Stage<'b> {
+    /// All cuts from the f32 weights; keep those that may be the feature's minimum.
+    Screen,
+    /// The listed cuts in f64; keep the best.
+    Exact(&'b [usize]),
+}
+
+/// What a stage found for one feature.
+#[derive(Default)]
+struct Found {
+    screened: Vec<Screened>,
+    exact: Option<Candidate>,
+}
+
+/// Upper bound on the screened value of any cut that can have the minimum f64 Z, given the
+/// lowest screened value.
+fn screen_bound(lowest: f64) -> f64 {
+    (lowest + SCREEN_ABSOLUTE) * (1.0 + SCREEN_RELATIVE) / (1.0 - SCREEN_RELATIVE) + SCREEN_ABSOLUTE
+}
+
+/// One round's search context.
 struct FeatureSearch<'a> {
     index: &'a TrainIndex,
     d: &'a Distribution,
+    /// Per-class W₊/W₋ over all blocks from the f64 weights and from the f32 copy.
     tot_pos: &'a [f64],
     tot_neg: &'a [f64],
+    tot_pos32: &'a [f64],
+    tot_neg32: &'a [f64],
+    avx2: bool,
+}
+
+/// Where per-class W₋ are read from.
+trait Weight: Copy {
+    fn widen(self) -> f64;
+}
+
+impl Weight for f64 {
+    #[inline(always)]
+    fn widen(self) -> f64 {
+        self
+    }
+}
+
+impl Weight for f32 {
+    #[inline(always)]
+    fn widen(self) -> f64 {
+        f64::from(self)
+    }
 }
 
 impl FeatureSearch<'_> {
-    /// Runs the search compiled for the class stride (so per-class sums live in registers)
-    /// and, when the CPU has it, for AVX2.
-    fn dispatch(&self, f: usize, scratch: &mut Scratch, avx2: bool) -> Option<Candidate> {
+    /// Runs a stage compiled for the class stride (so per-class sums live in registers) and,
+    /// when the CPU has it, for AVX2.
+    fn dispatch(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
         match self.d.stride / LANES {
-            1 => self.run::<1>(f, scratch, avx2),
-            2 => self.run::<2>(f, scratch, avx2),
-            3 => self.run::<3>(f, scratch, avx2),
-            4 => self.run::<4>(f, scratch, avx2),
-            5 => self.run::<5>(f, scratch, avx2),
-            6 => self.run::<6>(f, scratch, avx2),
-            7 => self.run::<7>(f, scratch, avx2),
-            8 => self.run::<8>(f, scratch, avx2),
-            _ => self.run::<0>(f, scratch, avx2),
+            1 => self.run::<1>(stage, f, scratch),
+            2 => self.run::<2>(stage, f, scratch),
+            3 => self.run::<3>(stage, f, scratch),
+            4 => self.run::<4>(stage, f, scratch),
+            5 => self.run::<5>(stage, f, scratch),
+            6 => self.run::<6>(stage, f, scratch),
+            7 => self.run::<7>(stage, f, scratch),
+            8 => self.run::<8>(stage, f, scratch),
+            _ => self.run::<0>(stage, f, scratch),
         }
     }
 
-    fn run<const C: usize>(&self, f: usize, scratch: &mut Scratch, avx2: bool) -> Option<Candidate> {
-        if avx2 {
-            // SAFETY: the caller checked at run time (`has_avx2`) that the CPU supports AVX2.
-            unsafe { self.best_avx2::<C>(f, scratch) }
+    fn run<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
+        if self.avx2 {
+            // SAFETY: `has_avx2` checked at run time that the CPU supports AVX2.
+            unsafe { self.stage_avx2::<C>(stage, f, scratch) }
         } else {
-            self.best::<C>(f, scratch)
+            self.stage::<C>(stage, f, scratch)
         }
     }
 
-    /// The same code as [`best`](Self::best) compiled for AVX2; IEEE operations and their
+    /// The same code as [`stage`](Self::stage) compiled for AVX2; IEEE operations and their
     /// order are unchanged (no FMA), so results are bit-identical.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn best_avx2<const C: usize>(&self, f: usize, scratch: &mut Scratch) -> Option<Candidate> {
-        self.best::<C>(f, scratch)
+    unsafe fn stage_avx2<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
+        self.stage::<C>(stage, f, scratch)
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    unsafe fn best_avx2<const C: usize>(&self, f: usize, scratch: &mut Scratch) -> Option<Candidate> {
-        self.best::<C>(f, scratch)
+    unsafe fn stage_avx2<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
+        self.stage::<C>(stage, f, scratch)
     }
 
     #[inline(always)]
-    fn best<const C: usize>(&self, f: usize, scratch: &mut Scratch) -> Option<Candidate> {
-        match self.index.numeric.get(f) {
-            Some(col) => self.numeric_best::<C>(col, f, scratch),
-            None => {
-                let rows = &self.index.tokens[f - self.index.numeric.len()];
-                Some(self.token_z::<C>(rows, f, scratch))
+    fn stage<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
+        let numeric = self.index.numeric.get(f);
+        let tokens = || &self.index.tokens[f - self.index.numeric.len()];
+        match (stage, numeric) {
+            (Stage::Screen, Some(col)) => Found {
+                screened: self.numeric_screen::<C>(col, f, scratch),
+                exact: None,
+            },
+            (Stage::Screen, None) => {
+                let (pos, neg) = self.token_sums::<C, f32>(tokens(), &self.d.neg32, scratch);
+                let s = 2.0 * f64::from(split_z_screen(pos, neg, self.tot_pos32, self.tot_neg32));
+                Found {
+                    screened: vec![Screened { feature: f, bin: 0, s }],
+                    exact: None,
+                }
+            }
+            (Stage::Exact(bins), Some(col)) => Found {
+                screened: Vec::new(),
+                exact: self.numeric_exact::<C>(col, f, bins, scratch),
+            },
+            (Stage::Exact(_), None) => {
+                let (pos, neg) = self.token_sums::<C, f64>(tokens(), &self.d.neg, scratch);
+                let z = 2.0 * split_z(pos, neg, self.tot_pos, self.tot_neg);
+                Found {
+                    screened: Vec::new(),
+                    exact: Some(Candidate { z, feature: f, bin: 0 }),
+                }
             }
         }
     }
 
-    /// Adds the W₊ and W₋ of blocks `rows` to `pos` and `neg` (one stride each). With C > 0
-    /// the C·LANES class sums are held in registers across blocks, so the loop costs one
-    /// vector add per LANES classes per block; C = 0 is the general fallback.
+    /// Sets `pos`/`neg` (one stride each) to the W₊ and W₋ of blocks `rows`, reading W₋ from
+    /// `weights` (f64 or its f32 copy) and summing in f64. With C > 0 the C·LANES class sums
+    /// stay in registers across blocks; C = 0 is the general fallback.
     #[inline(always)]
-    fn accumulate<const C: usize>(&self, rows: &[u32], pos: &mut [f64], neg: &mut [f64]) {
+    fn accumulate<const C: usize, W: Weight>(&self, rows: &[u32], weights: &[W], pos: &mut [f64], neg: &mut [f64]) {
         let d = self.d;
         let s = d.stride;
+        pos.fill(0.0);
+        neg.fill(0.0);
         if C == 0 {
             for &r in rows {
                 let i = r as usize;
                 pos[d.labels[i]] += d.pos[i];
-                add_assign(neg, &d.neg[i * s..(i + 1) * s]);
+                for (a, w) in neg.iter_mut().zip(&weights[i * s..(i + 1) * s]) {
+                    *a += w.widen();
+                }
             }
             return;
         }
@@ -435,92 +561,126 @@ impl FeatureSearch<'_> {
         for &r in rows {
             let i = r as usize;
             pos[d.labels[i]] += d.pos[i];
-            let row = &d.neg[i * s..i * s + C * LANES];
+            let row = &weights[i * s..i * s + C * LANES];
             for (a, x) in acc.iter_mut().zip(row.chunks_exact(LANES)) {
                 for j in 0..LANES {
-                    a[j] += x[j];
+                    a[j] += x[j].widen();
                 }
             }
         }
         for (out, a) in neg.chunks_exact_mut(LANES).zip(&acc) {
-            for j in 0..LANES {
-                out[j] += a[j];
-            }
+            out.copy_from_slice(a);
         }
     }
 
-    /// Best threshold of one numeric column: per-bin sums of W₊/W₋ for all classes at once
-    /// (walking the blocks in the column's sorted order), then one scan over the cuts.
+    /// W₊/W₋ of the blocks holding a token.
     #[inline(always)]
-    fn numeric_best<const C: usize>(
+    fn token_sums<'s, const C: usize, W: Weight>(
+        &self,
+        rows: &[u32],
+        weights: &[W],
+        scratch: &'s mut Scratch,
+    ) -> (&'s [f64], &'s [f64]) {
+        let s = self.d.stride;
+        let buf = &mut scratch.wide;
+        buf.resize(2 * s, 0.0);
+        let (pos, neg) = buf.split_at_mut(s);
+        self.accumulate::<C, W>(rows, weights, pos, neg);
+        (pos, neg)
+    }
+
+    /// Per cut of a numeric column, the W₊/W₋ left of it (prefix sums over bins, walking the
+    /// blocks in the column's sorted order), plus the missing part; returns
+    /// `(prefix rows, missing row)` of width 2·stride. The last prefix row is the non-missing
+    /// total.
+    #[inline(always)]
+    fn numeric_prefix<'s, const C: usize, W: Weight>(
         &self,
         col: &NumericColumn,
-        feature: usize,
-        scratch: &mut Scratch,
-    ) -> Option<Candidate> {
+        weights: &[W],
+        scratch: &'s mut Scratch,
+    ) -> (&'s [f64], &'s [f64]) {
         let s = self.d.stride;
         let n_bins = col.n_bins();
-        // Rows 0..n_bins: bins; row n_bins: missing; row n_bins+1: non-missing total. Each row
-        // holds W₊ then W₋ per class.
         let width = 2 * s;
         let hist = &mut scratch.wide;
-        hist.clear();
-        hist.resize((n_bins + 2) * width, 0.0);
+        // Every row is overwritten below, so no clearing is needed.
+        hist.resize((n_bins + 1) * width, 0.0);
         let mut start = 0;
         for (b, &end) in col.bin_ends.iter().enumerate() {
             let (pos, neg) = hist[b * width..(b + 1) * width].split_at_mut(s);
-            self.accumulate::<C>(&col.order[start..end], pos, neg);
+            self.accumulate::<C, W>(&col.order[start..end], weights, pos, neg);
             start = end;
         }
         let (pos, neg) = hist[n_bins * width..(n_bins + 1) * width].split_at_mut(s);
-        self.accumulate::<C>(&col.order[start..], pos, neg);
-        // Rows 0..n_bins become the left part of each cut (prefix sums).
-        let (prefix, rest) = hist.split_at_mut(n_bins * width);
-        let (missing, total) = rest.split_at_mut(width);
-        let z_missing = part_z(&missing[..s], &missing[s..]);
-        for row in prefix.chunks_exact_mut(width) {
-            add_assign(total, row);
-            row.copy_from_slice(total);
+        self.accumulate::<C, W>(&col.order[start..], weights, pos, neg);
+        let (prefix, missing) = hist.split_at_mut(n_bins * width);
+        for b in 1..n_bins {
+            let (before, row) = prefix.split_at_mut(b * width);
+            add_assign(&mut row[..width], &before[(b - 1) * width..]);
         }
+        (prefix, missing)
+    }
+
+    /// Screening of every cut of a numeric column; keeps the cuts that may be its minimum.
+    #[inline(always)]
+    fn numeric_screen<const C: usize>(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
+        let (s, width) = (self.d.stride, 2 * self.d.stride);
+        let n_bins = col.n_bins();
+        if n_bins == 0 {
+            return Vec::new();
+        }
+        let mut narrow = std::mem::take(&mut scratch.narrow);
+        let (prefix, missing) = self.numeric_prefix::<C, f32>(col, &self.d.neg32, scratch);
+        let z_missing = part_z_screen(&missing[..s], &missing[s..]);
+        let total = &prefix[(n_bins - 1) * width..];
         let (tot_pos, tot_neg) = total.split_at(s);
-        // Screen every cut with cheap f32 square roots, then evaluate in f64 only the cuts that
-        // can be the minimum: the choice is exactly that of an all-f64 scan (see SCREEN_*).
-        let screen = &mut scratch.narrow;
-        screen.clear();
+        narrow.clear();
         let mut lowest = f32::INFINITY;
         for row in prefix.chunks_exact(width) {
-            let z = split_z_screen(&row[..s], &row[s..], tot_pos, tot_neg);
+            let z = split_z_screen(&row[..s], &row[s..], tot_pos, tot_neg) + z_missing;
             lowest = lowest.min(z);
-            screen.push(z);
+            narrow.push(z);
         }
-        let bound = f64::from(lowest) * (1.0 + SCREEN_RELATIVE) + SCREEN_ABSOLUTE;
+        let bound = screen_bound(2.0 * f64::from(lowest));
+        let kept = narrow
+            .iter()
+            .enumerate()
+            .map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) })
+            .filter(|c| !(c.s > bound))
+            .collect();
+        scratch.narrow = narrow;
+        kept
+    }
+
+    /// f64 Z of the listed cuts of a numeric column; the lowest (lowest bin on ties).
+    #[inline(always)]
+    fn numeric_exact<const C: usize>(
+        &self,
+        col: &NumericColumn,
+        feature: usize,
+        bins: &[usize],
+        scratch: &mut Scratch,
+    ) -> Option<Candidate> {
+        let (s, width) = (self.d.stride, 2 * self.d.stride);
+        let n_bins = col.n_bins();
+        if n_bins == 0 {
+            return None;
+        }
+        let (prefix, missing) = self.numeric_prefix::<C, f64>(col, &self.d.neg, scratch);
+        let z_missing = part_z(&missing[..s], &missing[s..]);
+        let total = &prefix[(n_bins - 1) * width..];
+        let (tot_pos, tot_neg) = total.split_at(s);
         let mut best: Option<Candidate> = None;
-        for (b, (row, &screened)) in prefix.chunks_exact(width).zip(screen.iter()).enumerate() {
-            // `!(x <= bound)` also re-checks a NaN screen value.
-            if !(f64::from(screened) <= bound) {
-                continue;
-            }
+        for &b in bins {
+            let row = prefix.get(b * width..(b + 1) * width)?;
             let z = 2.0 * (split_z(&row[..s], &row[s..], tot_pos, tot_neg) + z_missing);
-            // Strict `<`: among equal Z the lowest bin wins.
+            // Strict `<` over increasing bins: among equal Z the lowest bin wins.
             if best.is_none_or(|c| z < c.z) {
                 best = Some(Candidate { z, feature, bin: b });
             }
         }
         best
-    }
-
-    /// Z of a token column's present/absent split, scanning only the blocks holding the token;
-    /// the absent side is the totals minus the present side.
-    #[inline(always)]
-    fn token_z<const C: usize>(&self, rows: &[u32], feature: usize, scratch: &mut Scratch) -> Candidate {
-        let s = self.d.stride;
-        let buf = &mut scratch.wide;
-        buf.clear();
-        buf.resize(2 * s, 0.0);
-        let (pos, neg) = buf.split_at_mut(s);
-        self.accumulate::<C>(rows, pos, neg);
-        let z = 2.0 * split_z(pos, neg, self.tot_pos, self.tot_neg);
-        Candidate { z, feature, bin: 0 }
     }
 }
 
@@ -538,18 +698,26 @@ impl Distribution {
             stride,
             labels: labels.to_vec(),
             pos: block_weights.to_vec(),
+            neg32: neg.iter().map(|&x| x as f32).collect(),
             neg,
         }
     }
 
-    /// Per-class W₊ and W₋ over all blocks (padded to the stride).
-    fn totals(&self) -> (Vec<f64>, Vec<f64>) {
+    /// Per-class W₊ and W₋ over all blocks (padded to the stride), from the f64 weights or,
+    /// with `rounded`, from the f32 copy the screening stage reads.
+    fn totals(&self, rounded: bool) -> (Vec<f64>, Vec<f64>) {
         let s = self.stride;
         let mut pos = vec![0.0; s];
         let mut neg = vec![0.0; s];
         for (i, &y) in self.labels.iter().enumerate() {
             pos[y] += self.pos[i];
-            add_assign(&mut neg, &self.neg[i * s..(i + 1) * s]);
+            for (j, a) in neg.iter_mut().enumerate() {
+                *a += if rounded {
+                    f64::from(self.neg32[i * s + j])
+                } else {
+                    self.neg[i * s + j]
+                };
+            }
         }
         (pos, neg)
     }
@@ -603,6 +771,9 @@ impl Distribution {
         }
         self.pos.iter_mut().for_each(|w| *w /= z);
         self.neg.iter_mut().for_each(|w| *w /= z);
+        for (a, &b) in self.neg32.iter_mut().zip(&self.neg) {
+            *a = b as f32;
+        }
         Some(z)
     }
 }

@@ -69,6 +69,8 @@ pub(crate) struct Distribution {
     /// `neg` rounded to f32 (refreshed after every reweighting) for the screening stage:
     /// half the memory traffic of the f64 weights.
     neg32: Vec<f32>,
+    /// Per block (W₊ as f32, class): what the screening stage reads for W₊ with one load.
+    pos32: Vec<(f32, u32)>,
 }
 
 /// Midpoint of two consecutive distinct values `a < b` that still separates them in floating
@@ -448,9 +450,11 @@ struct FeatureSearch<'a> {
     avx2: bool,
 }
 
-/// Where per-class W₋ are read from.
+/// Where per-class W₋ (and W₊) are read from: the f64 weights or their f32 copy.
 trait Weight: Copy {
     fn widen(self) -> f64;
+    /// (W₊, class) of block `i`.
+    fn positive(d: &Distribution, i: usize) -> (f64, usize);
 }
 
 impl Weight for f64 {
@@ -458,12 +462,23 @@ impl Weight for f64 {
     fn widen(self) -> f64 {
         self
     }
+
+    #[inline(always)]
+    fn positive(d: &Distribution, i: usize) -> (f64, usize) {
+        (d.pos[i], d.labels[i])
+    }
 }
 
 impl Weight for f32 {
     #[inline(always)]
     fn widen(self) -> f64 {
         f64::from(self)
+    }
+
+    #[inline(always)]
+    fn positive(d: &Distribution, i: usize) -> (f64, usize) {
+        let (w, y) = d.pos32[i];
+        (f64::from(w), y as usize)
     }
 }
 
@@ -550,7 +565,8 @@ impl FeatureSearch<'_> {
         if C == 0 {
             for &r in rows {
                 let i = r as usize;
-                pos[d.labels[i]] += d.pos[i];
+                let (w, y) = W::positive(d, i);
+                pos[y] += w;
                 for (a, w) in neg.iter_mut().zip(&weights[i * s..(i + 1) * s]) {
                     *a += w.widen();
                 }
@@ -560,7 +576,8 @@ impl FeatureSearch<'_> {
         let mut acc = [[0.0f64; LANES]; C];
         for &r in rows {
             let i = r as usize;
-            pos[d.labels[i]] += d.pos[i];
+            let (w, y) = W::positive(d, i);
+            pos[y] += w;
             let row = &weights[i * s..i * s + C * LANES];
             for (a, x) in acc.iter_mut().zip(row.chunks_exact(LANES)) {
                 for j in 0..LANES {
@@ -699,8 +716,25 @@ impl Distribution {
             labels: labels.to_vec(),
             pos: block_weights.to_vec(),
             neg32: neg.iter().map(|&x| x as f32).collect(),
+            pos32: Vec::new(),
             neg,
         }
+        .with_pos32()
+    }
+
+    /// Refreshes `pos32` from `pos`.
+    fn with_pos32(mut self) -> Self {
+        self.refresh_pos32();
+        self
+    }
+
+    fn refresh_pos32(&mut self) {
+        self.pos32 = self
+            .pos
+            .iter()
+            .zip(&self.labels)
+            .map(|(&w, &y)| (w as f32, u32::try_from(y).unwrap_or(u32::MAX)))
+            .collect();
     }
 
     /// Per-class W₊ and W₋ over all blocks (padded to the stride), from the f64 weights or,
@@ -710,7 +744,7 @@ impl Distribution {
         let mut pos = vec![0.0; s];
         let mut neg = vec![0.0; s];
         for (i, &y) in self.labels.iter().enumerate() {
-            pos[y] += self.pos[i];
+            pos[y] += if rounded { f64::from(self.pos32[i].0) } else { self.pos[i] };
             for (j, a) in neg.iter_mut().enumerate() {
                 *a += if rounded {
                     f64::from(self.neg32[i * s + j])
@@ -774,6 +808,7 @@ impl Distribution {
         for (a, &b) in self.neg32.iter_mut().zip(&self.neg) {
             *a = b as f32;
         }
+        self.refresh_pos32();
         Some(z)
     }
 }

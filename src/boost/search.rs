@@ -378,6 +378,35 @@ fn split_z_screen(pos: &[f64], neg: &[f64], tot_pos: &[f64], tot_neg: &[f64]) ->
     (acc[0] + acc[1]) + (acc[2] + acc[3])
 }
 
+/// Screened Σ_l sqrt(W₊ˡ·W₋ˡ) + sqrt((T₊ˡ−W₊ˡ)·(T₋ˡ−W₋ˡ)) for C·LANES classes held in
+/// registers: products in f64, rounded to f32, square roots 8 lanes at a time.
+#[inline(always)]
+fn screen_cut<const C: usize>(
+    pos: &[f64],
+    neg: &[[f64; LANES]; C],
+    tot_pos: &[f64],
+    tot_neg: &[[f64; LANES]; C],
+) -> f32 {
+    const MAX: usize = 2 * 8 * LANES;
+    let n = C * LANES;
+    let mut prod = [0.0f32; MAX];
+    for c in 0..C {
+        for j in 0..LANES {
+            let l = c * LANES + j;
+            let (p, q) = (pos[l], neg[c][j]);
+            prod[l] = (p * q) as f32;
+            prod[n + l] = ((tot_pos[l] - p).max(0.0) * (tot_neg[c][j] - q).max(0.0)) as f32;
+        }
+    }
+    let mut acc = [0.0f32; 8];
+    for chunk in prod[..2 * n].chunks_exact(8) {
+        for j in 0..8 {
+            acc[j] += chunk[j].sqrt();
+        }
+    }
+    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+}
+
 /// [`part_z`] with f32 square roots.
 #[inline(always)]
 fn part_z_screen(pos: &[f64], neg: &[f64]) -> f32 {
@@ -642,13 +671,77 @@ impl FeatureSearch<'_> {
     /// Screening of every cut of a numeric column; keeps the cuts that may be its minimum.
     #[inline(always)]
     fn numeric_screen<const C: usize>(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
+        if C == 0 {
+            return self.numeric_screen_general(col, feature, scratch);
+        }
+        let d = self.d;
+        let s = d.stride;
+        let Some(&last_end) = col.bin_ends.last() else {
+            return Vec::new();
+        };
+        // Missing part first: the non-missing totals are the round's totals minus it (an f64
+        // difference, whose rounding the screening margin covers).
+        let buf = &mut scratch.wide;
+        buf.resize(4 * s, 0.0);
+        let (missing, rest) = buf.split_at_mut(2 * s);
+        let (tot, left_pos) = rest.split_at_mut(s);
+        {
+            let (mpos, mneg) = missing.split_at_mut(s);
+            self.accumulate::<C, f32>(&col.order[last_end..], &d.neg32, mpos, mneg);
+        }
+        let z_missing = part_z_screen(&missing[..s], &missing[s..]);
+        let mut tot_neg = [[0.0f64; LANES]; C];
+        for (l, t) in tot.iter_mut().enumerate() {
+            *t = self.tot_pos32[l] - missing[l];
+        }
+        for (c, chunk) in tot_neg.iter_mut().enumerate() {
+            for j in 0..LANES {
+                chunk[j] = self.tot_neg32[c * LANES + j] - missing[s + c * LANES + j];
+            }
+        }
+        // One pass over the blocks in sorted order, the left part's W₋ in registers; each
+        // bin's end is a cut.
+        left_pos.fill(0.0);
+        let mut left_neg = [[0.0f64; LANES]; C];
+        let narrow = &mut scratch.narrow;
+        narrow.clear();
+        let mut lowest = f32::INFINITY;
+        let mut start = 0;
+        for &end in &col.bin_ends {
+            for &r in &col.order[start..end] {
+                let i = r as usize;
+                let (w, y) = d.pos32[i];
+                left_pos[y as usize] += f64::from(w);
+                let row = &d.neg32[i * s..i * s + C * LANES];
+                for (a, x) in left_neg.iter_mut().zip(row.chunks_exact(LANES)) {
+                    for j in 0..LANES {
+                        a[j] += f64::from(x[j]);
+                    }
+                }
+            }
+            start = end;
+            let z = screen_cut::<C>(left_pos, &left_neg, tot, &tot_neg) + z_missing;
+            lowest = lowest.min(z);
+            narrow.push(z);
+        }
+        let bound = screen_bound(2.0 * f64::from(lowest));
+        narrow
+            .iter()
+            .enumerate()
+            .map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) })
+            .filter(|c| !(c.s > bound))
+            .collect()
+    }
+
+    /// [`numeric_screen`](Self::numeric_screen) for any number of classes, through prefix rows.
+    fn numeric_screen_general(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
         let (s, width) = (self.d.stride, 2 * self.d.stride);
         let n_bins = col.n_bins();
         if n_bins == 0 {
             return Vec::new();
         }
         let mut narrow = std::mem::take(&mut scratch.narrow);
-        let (prefix, missing) = self.numeric_prefix::<C, f32>(col, &self.d.neg32, scratch);
+        let (prefix, missing) = self.numeric_prefix::<0, f32>(col, &self.d.neg32, scratch);
         let z_missing = part_z_screen(&missing[..s], &missing[s..]);
         let total = &prefix[(n_bins - 1) * width..];
         let (tot_pos, tot_neg) = total.split_at(s);

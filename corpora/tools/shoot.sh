@@ -6,7 +6,7 @@ set -euo pipefail
 page=$1; out=$2; slices=${3:-4}; parcels=${4:-target/release/parcels}
 "$parcels" divide "$page" --html "$out.blocks.html" > /dev/null
 for ((k = 0; k < slices; k++)); do
-  sed "s|<head>|<head><style>html{margin-top:-$((k * 1300))px !important}</style>|" "$out.blocks.html" > "$out-$k.html"
+  sed "0,/<head[^>]*>/s//&<style>html{margin-top:-$((k * 1300))px !important}<\/style>/" "$out.blocks.html" > "$out-$k.html"
   timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
     --user-data-dir="$(mktemp -d)" --window-size=1200,1400 --hide-scrollbars \

@@ -5,5 +5,6 @@
 //! [`page`] (bytes → parsed page) → [`divide`] (page → fine-grained blocks) → … → [`cli`].
 
 pub mod cli;
+pub mod css;
 pub mod divide;
 pub mod page;

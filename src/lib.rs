@@ -8,3 +8,4 @@ pub mod cli;
 pub mod css;
 pub mod divide;
 pub mod page;
+pub mod stylistic;

@@ -20,7 +20,7 @@ pub const MEDIUM_PX: f32 = 16.0;
 pub const VIEWPORT: (f32, f32) = (1024.0, 768.0);
 
 /// A colour, 8 bits per channel plus alpha (0–255).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct Rgba(pub [u8; 4]);
 
 impl Rgba {

@@ -1,0 +1,1 @@
+//! Stylistic feature tests on hand-written pages with known answers.

@@ -90,7 +90,7 @@ fn dimension(v: &str) -> Option<LengthSpec> {
     let v = v.trim();
     let end = v.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(v.len());
     let n: f32 = v[..end].parse().ok()?;
-    if !(n > 0.0) || !n.is_finite() {
+    if n <= 0.0 || !n.is_finite() {
         return None;
     }
     Some(if v[end..].trim_start().starts_with('%') { LengthSpec::Percent(n) } else { LengthSpec::Px(n) })

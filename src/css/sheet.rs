@@ -121,15 +121,9 @@ impl RuleSet {
         for rule in rules {
             match rule {
                 CssRule::Style(style) => self.add_style_rule(&style.selectors.0, &style.declarations),
-                CssRule::Media(media) => {
-                    if list_matches(&media.query) {
-                        self.add_rules(&media.rules.0, on_import);
-                    }
-                }
-                CssRule::Import(import) => {
-                    if list_matches(&import.media) {
-                        on_import(self, SheetItem::Import(import.url.to_string()));
-                    }
+                CssRule::Media(media) if list_matches(&media.query) => self.add_rules(&media.rules.0, on_import),
+                CssRule::Import(import) if list_matches(&import.media) => {
+                    on_import(self, SheetItem::Import(import.url.to_string()))
                 }
                 // Every feature query a 2008-era page asks is one a modern browser supports.
                 CssRule::Supports(supports) => self.add_rules(&supports.rules.0, on_import),

@@ -195,3 +195,21 @@ fn deep_pages_do_not_recurse() {
     assert!(s.len() > 5000);
 }
 
+
+#[test]
+fn import_cycles_are_read_once_and_style_media_attributes_apply() {
+    let (page, s) = load("cycle.html", &CssOptions::default());
+    let x = s.select(&page, "#x").unwrap();
+    assert_eq!(x.color, RED);
+    assert_eq!(x.font_weight, 700);
+    assert!(!x.is_hidden(), "<style media=print> ignored");
+    assert!(approx(x.font_size, 32.0), "2rem of a 16px root");
+    assert_eq!(s.stats.external_sheets, 2);
+    assert_eq!(s.stats.missing_sheets, 0);
+}
+
+#[test]
+fn important_in_sheet_loses_to_important_inline() {
+    let (page, s) = inline("<!DOCTYPE html><style>#p{color:#f00 !important}</style><p id=p style='color:#00f !important'>x</p>");
+    assert_eq!(s.select(&page, "p").unwrap().color, BLUE);
+}

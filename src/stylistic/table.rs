@@ -209,7 +209,7 @@ impl<'p> Tables<'p> {
                     row[c..c + colspan].fill(true);
                 }
                 cols = cols.max(c + colspan);
-                cells.push(self.cell(td, r, c, rowspan, colspan, *in_thead, tr_cells));
+                cells.push(Cell { row: r, col: c, rowspan, colspan, ..self.cell(td, *in_thead, tr_cells) });
                 c += colspan;
             }
         }
@@ -218,7 +218,8 @@ impl<'p> Tables<'p> {
         Grid { rows: n_rows, cols, cells, depth: ancestors_tables + 1, parent_cell, header_rows, header_col }
     }
 
-    fn cell(&self, td: NodeRef<Node>, row: usize, col: usize, rowspan: usize, colspan: usize, in_thead: bool, tr_cells: usize) -> Cell {
+    /// A cell's content and style; its grid slot is filled in by the caller.
+    fn cell(&self, td: NodeRef<Node>, in_thead: bool, tr_cells: usize) -> Cell {
         let mut text = String::new();
         let mut images = 0;
         let mut first_text_parent = None;
@@ -246,10 +247,10 @@ impl<'p> Tables<'p> {
         let th = in_thead || dom::tag(&td) == Some("th");
         Cell {
             node: td.id(),
-            row,
-            col,
-            rowspan,
-            colspan,
+            row: 0,
+            col: 0,
+            rowspan: 1,
+            colspan: 1,
             th,
             tr_cells,
             words,

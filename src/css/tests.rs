@@ -213,3 +213,30 @@ fn important_in_sheet_loses_to_important_inline() {
     let (page, s) = inline("<!DOCTYPE html><style>#p{color:#f00 !important}</style><p id=p style='color:#00f !important'>x</p>");
     assert_eq!(s.select(&page, "p").unwrap().color, BLUE);
 }
+
+/// Golden output: the computed style of every `<body>` element of `cascade.html` and
+/// `layers.html`, one JSON line each. Regenerate with `PARCELS_UPDATE_GOLDEN=1` after an
+/// intended change, and review the diff.
+#[test]
+fn golden_computed_styles() {
+    for name in ["cascade.html", "layers.html", "table.html"] {
+        let (page, s) = load(name, &CssOptions::default());
+        let body = scraper::Selector::parse("body, body *").unwrap();
+        let mut out = String::new();
+        for el in page.html.select(&body) {
+            let style = s.style(el.id()).unwrap();
+            let label = match (el.value().id(), el.value().classes().next()) {
+                (Some(id), _) => format!("{}#{id}", el.value().name()),
+                (None, Some(c)) => format!("{}.{c}", el.value().name()),
+                _ => el.value().name().to_string(),
+            };
+            out.push_str(&format!("{label}\t{}\n", serde_json::to_string(style).unwrap()));
+        }
+        let golden = fixture(&format!("{name}.styles.golden"));
+        if std::env::var_os("PARCELS_UPDATE_GOLDEN").is_some() {
+            std::fs::write(&golden, &out).unwrap();
+        }
+        let expected = std::fs::read_to_string(&golden).unwrap_or_default();
+        assert!(expected == out, "{} differs from the computed styles (PARCELS_UPDATE_GOLDEN=1 to regenerate):\n{out}", golden.display());
+    }
+}

@@ -22,8 +22,8 @@ use crate::page::Page;
 
 /// Feature names and meanings, in row order.
 pub const NAMES: &[(&str, &str)] = &[
-    ("layout.page_tabular", "1 if the page is laid out by tables (more <table> than <div> near the root)"),
-    ("layout.page_layer", "1 if the page is laid out by divisions/layers (<div> and sectioning elements near the root, at least as many as tables)"),
+    ("layout.page_tabular", "1 if the page is laid out by tables (at least as many <table> as <div> near the root)"),
+    ("layout.page_layer", "1 if the page is laid out by divisions/layers (more <div> and sectioning elements near the root than tables)"),
     ("layout.page_linear", "1 if neither tables nor divisions appear near the root (plain linear flow)"),
     ("layout.table_share", "tables / (tables + divisions) among elements near the root (NaN if none)"),
     ("layout.by_table", "1 if the block's nearest layout ancestor is a table cell"),
@@ -148,7 +148,9 @@ impl Layout {
         }
         let system = if tables == 0 && divs == 0 {
             LayoutSystem::Linear
-        } else if tables > divs {
+        } else if tables >= divs {
+            // A tie is nearly always a centring wrapper <div> around a layout table: a page laid
+            // out by divisions has more of them than one per table.
             LayoutSystem::Tabular
         } else {
             LayoutSystem::Layer

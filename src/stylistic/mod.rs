@@ -25,8 +25,8 @@
 //! | `pos.dom_depth` | element depth of the block's first leaf element below the root element |
 //! | `pos.depth_rel` | `pos.dom_depth` / the largest `pos.dom_depth` of the page's blocks |
 //! | `hidden` | 1 if the block is not drawn (`hidden`, `display:none` on it or an ancestor, or `visibility:hidden`), from the cascade |
-//! | `layout.page_tabular` | 1 if the page is laid out by tables (more `<table>` than `<div>` within [`StyleOptions::near_root`] levels below `<body>`) |
-//! | `layout.page_layer` | 1 if it is laid out by divisions/layers (`<div>` and sectioning elements near the root, at least as many as tables) |
+//! | `layout.page_tabular` | 1 if the page is laid out by tables (at least as many `<table>` as `<div>` within [`StyleOptions::near_root`] levels below `<body>`) |
+//! | `layout.page_layer` | 1 if it is laid out by divisions/layers (more `<div>` and sectioning elements near the root than tables) |
 //! | `layout.page_linear` | 1 if neither appears near the root |
 //! | `layout.table_share` | tables / (tables + divisions) near the root (NaN if none) |
 //! | `layout.by_table` | 1 if the block's nearest layout ancestor is a table cell |
@@ -152,6 +152,25 @@ impl StylisticFeatures {
     /// JSON: `{"names": [...], "rows": [[...]], "warnings": [...]}`, `NaN` as `null`.
     pub fn to_json(&self) -> serde_json::Result<String> {
         serde_json::to_string(self)
+    }
+
+    /// JSON records, one object per block: `[{"block": 0, "pos.start": 0.0, …}, …]`, `NaN` as
+    /// `null` (easier to read than the matrix form).
+    pub fn to_records_json(&self) -> serde_json::Result<String> {
+        let records: Vec<serde_json::Map<String, serde_json::Value>> = self
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let mut m = serde_json::Map::new();
+                m.insert("block".to_string(), serde_json::Value::from(i));
+                for (name, v) in self.names.iter().zip(row) {
+                    m.insert(name.clone(), serde_json::Number::from_f64(*v).map_or(serde_json::Value::Null, serde_json::Value::Number));
+                }
+                m
+            })
+            .collect();
+        serde_json::to_string_pretty(&records)
     }
 
     /// The value of a named feature for a block.

@@ -254,7 +254,7 @@ fn expand_font(value: &str, lower: &str, keyword: Option<Value>, out: &mut Vec<D
         offset = token_start + token.len();
         let size_part = token.split('/').next().unwrap_or(token);
         if let Some(size) = parse_font_size(size_part) {
-            let family = value.get(offset..).and_then(parse_family);
+            let family = value.get(offset..).map(skip_line_height).and_then(parse_family);
             out.push(Decl { prop: Prop::FontStyle, value: Value::Italic(italic) });
             out.push(Decl { prop: Prop::FontWeight, value: Value::Weight(weight) });
             out.push(Decl { prop: Prop::FontSize, value: Value::FontSize(size) });
@@ -270,6 +270,18 @@ fn expand_font(value: &str, lower: &str, keyword: Option<Value>, out: &mut Vec<D
         }
     }
     // No size: a system font (`caption`, `menu`) or junk; ignored.
+}
+
+/// What follows the size in `font`: `/ 1.5 Arial` (lightningcss writes spaces around the
+/// slash) → `Arial`.
+fn skip_line_height(rest: &str) -> &str {
+    match rest.trim_start().strip_prefix('/') {
+        Some(after) => {
+            let after = after.trim_start();
+            after.find(char::is_whitespace).map_or("", |i| &after[i..])
+        }
+        None => rest,
+    }
 }
 
 /// `background: …`: its colour and whether it has an image; both reset by the shorthand.
@@ -599,6 +611,9 @@ mod tests {
     fn font_shorthand_expands() {
         let mut out = Vec::new();
         parse_declaration("font", "italic bold 12px/30px Georgia, serif", &mut out);
+        let mut spaced = Vec::new();
+        parse_declaration("font", "bold 12px / 1.5 Lucida Grande, sans-serif", &mut spaced);
+        assert!(spaced.contains(&Decl { prop: Prop::FontFamily, value: Value::Family(Arc::from("lucida grande")) }));
         assert!(out.contains(&Decl { prop: Prop::FontSize, value: Value::FontSize(FontSizeSpec::Px(12.0)) }));
         assert!(out.contains(&Decl { prop: Prop::FontWeight, value: Value::Weight(WeightSpec::Absolute(700)) }));
         assert!(out.contains(&Decl { prop: Prop::FontStyle, value: Value::Italic(true) }));

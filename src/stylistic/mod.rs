@@ -54,6 +54,7 @@
 //! | `table.numeric` | every word of the cell is a number |
 //! | `table.word_density` | words of the cell / words of the page |
 //! | `table.row_same_type` / `table.col_same_type` | share of the other cells in the row / column with the same data type (empty, images, numeric, or words by ⌊log2(1+words)⌋) |
+//! | `table.neighbours_same_type` | share of the adjacent cells (left, right, above, below) with the same data type |
 //! | `font.size_ratio` | mean font size of the block's text / the page's median (NaN without text) |
 //! | `font.larger` / `font.smaller` | size ratio above 1.1 / below 0.9 |
 //! | `font.weight_diff` | (mean weight − page median weight) / 300 |

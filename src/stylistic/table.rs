@@ -44,6 +44,7 @@ pub const NAMES: &[(&str, &str)] = &[
     ("table.word_density", "words of the cell / words of the page"),
     ("table.row_same_type", "share of the other cells in the same grid row with the same data type (NaN if none)"),
     ("table.col_same_type", "share of the other cells in the same grid column with the same data type (NaN if none)"),
+    ("table.neighbours_same_type", "share of the adjacent cells (left, right, above, below in the grid) with the same data type (NaN if none)"),
 ];
 
 /// A cell's data type for Hurst's grouping: empty, images only, numeric, or words bucketed by
@@ -142,6 +143,7 @@ impl<'p> Tables<'p> {
             if self.page_words > 0 { cell.words as f64 / self.page_words as f64 } else { f64::NAN },
             same_type_share(grid, index, |c| c.row <= cell.row && cell.row < c.row + c.rowspan),
             same_type_share(grid, index, |c| c.col <= cell.col && cell.col < c.col + c.colspan),
+            neighbours_same_type(grid, index),
         ];
         out.copy_from_slice(&values);
     }
@@ -278,6 +280,27 @@ fn same_type_share(grid: &Grid, index: usize, in_line: impl Fn(&Cell) -> bool) -
     let (mut same, mut others) = (0usize, 0usize);
     for (i, c) in grid.cells.iter().enumerate() {
         if i != index && in_line(c) {
+            others += 1;
+            same += usize::from(c.dtype == me.dtype);
+        }
+    }
+    if others == 0 {
+        f64::NAN
+    } else {
+        same as f64 / others as f64
+    }
+}
+
+/// Share of the cells next to cell `index` (through its edges, spans included) with its type.
+fn neighbours_same_type(grid: &Grid, index: usize) -> f64 {
+    let Some(me) = grid.cells.get(index) else { return f64::NAN };
+    let rows_overlap = |c: &Cell| c.row < me.row + me.rowspan && me.row < c.row + c.rowspan;
+    let cols_overlap = |c: &Cell| c.col < me.col + me.colspan && me.col < c.col + c.colspan;
+    let (mut same, mut others) = (0usize, 0usize);
+    for (i, c) in grid.cells.iter().enumerate() {
+        let beside = rows_overlap(c) && (c.col + c.colspan == me.col || me.col + me.colspan == c.col);
+        let stacked = cols_overlap(c) && (c.row + c.rowspan == me.row || me.row + me.rowspan == c.row);
+        if i != index && (beside || stacked) {
             others += 1;
             same += usize::from(c.dtype == me.dtype);
         }

@@ -51,6 +51,9 @@ fn table_grid_honours_rowspan_and_colspan() {
     assert_feature(&f, twelve, "table.row_same_type", 0.5);
     assert_feature(&f, twelve, "table.col_same_type", 0.0);
     assert_feature(&f, twelve, "table.row_rel", 2.5 / 4.0);
+    // Neighbours: "Apples" (left, words), "3.50" (right, numeric), "wide cell" (above, words),
+    // "mid" (below, words): one of four.
+    assert_feature(&f, twelve, "table.neighbours_same_type", 0.25);
     let wide = block(&d, "wide cell");
     assert_feature(&f, wide, "table.colspan", 2.0);
     assert_feature(&f, wide, "table.col", 1.0);

@@ -1,6 +1,7 @@
-//! Throughput of the stylistic view on the L3S-GN1 pages: the divider alone, next to the
-//! divider plus the CSS cascade and stylistic features, single-threaded, on pages parsed
-//! beforehand. Prints the median of several runs in pages per second.
+//! Throughput of the stylistic view on the L3S-GN1 pages, single-threaded, on pages parsed
+//! beforehand: the divider alone, the CSS cascade alone, the feature families on an already
+//! divided and styled page, and divide + stylistic (cascade and features) end to end. Prints the
+//! median of several runs in pages per second.
 //!
 //! `cargo bench --bench stylistic` (set `PARCELS_BENCH_RUNS` to change the number of runs).
 
@@ -10,7 +11,7 @@ use std::time::{Duration, Instant};
 use parcels::css::{CssOptions, StyledDom};
 use parcels::divide::Divider;
 use parcels::page::{LoadOptions, Page};
-use parcels::stylistic::{extract, StyleOptions};
+use parcels::stylistic::{extract, extract_styled, StyleOptions};
 
 const CORPUS: &str = "../shared/corpora/l3s-gn1/original";
 
@@ -28,39 +29,46 @@ fn main() {
     let opts = StyleOptions::default();
     println!("{} L3S pages, {runs} runs, single thread", pages.len());
 
-    let divide = median(runs, || {
-        for page in &pages {
-            std::hint::black_box(divider.divide(page));
-        }
-    });
-    report("divide", pages.len(), divide);
-
-    let cascade = median(runs, || {
-        for page in &pages {
-            std::hint::black_box(StyledDom::compute(page, &CssOptions::default()).ok());
-        }
-    });
-    report("css cascade", pages.len(), cascade);
-
-    let both = median(runs, || {
-        for page in &pages {
-            let division = divider.divide(page);
-            std::hint::black_box(extract(page, &division, &opts).ok());
-        }
-    });
-    report("divide + stylistic", pages.len(), both);
+    let divisions: Vec<_> = pages.iter().map(|p| divider.divide(p)).collect();
+    let styled: Vec<_> = pages.iter().map(|p| StyledDom::compute(p, &CssOptions::default()).ok()).collect();
+    // The configurations alternate within each run so a busy machine slows them alike.
+    let mut times: [Vec<Duration>; 4] = Default::default();
+    for _ in 0..runs.max(1) {
+        times[0].push(timed(|| {
+            for page in &pages {
+                std::hint::black_box(divider.divide(page));
+            }
+        }));
+        times[1].push(timed(|| {
+            for page in &pages {
+                std::hint::black_box(StyledDom::compute(page, &CssOptions::default()).ok());
+            }
+        }));
+        times[2].push(timed(|| {
+            for ((page, division), styled) in pages.iter().zip(&divisions).zip(&styled) {
+                if let Some(styled) = styled {
+                    std::hint::black_box(extract_styled(page, division, styled, &opts).ok());
+                }
+            }
+        }));
+        times[3].push(timed(|| {
+            for page in &pages {
+                let division = divider.divide(page);
+                std::hint::black_box(extract(page, &division, &opts).ok());
+            }
+        }));
+    }
+    let labels = ["divide", "css cascade", "features (styled)", "divide + stylistic"];
+    for (label, mut t) in labels.into_iter().zip(times) {
+        t.sort();
+        report(label, pages.len(), t[t.len() / 2]);
+    }
 }
 
-fn median(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs.max(1))
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[times.len() / 2]
+fn timed(f: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
 }
 
 fn report(what: &str, pages: usize, d: Duration) {

@@ -9,7 +9,7 @@
 //! divided by the page's maximal x and y (the furthest right and bottom edge of any sized box),
 //! as the paper does; percentage sizes are kept (divided by 100).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use ego_tree::iter::Edge;
 use ego_tree::NodeId;
@@ -17,7 +17,7 @@ use scraper::Node;
 
 use super::dom;
 use crate::css::values::VIEWPORT;
-use crate::css::{ComputedStyle, Float, Length, Position, StyledDom};
+use crate::css::{ComputedStyle, Float, Length, NodeMap, Position, StyledDom};
 use crate::page::Page;
 
 /// Feature names and meanings, in row order.
@@ -85,7 +85,7 @@ struct Geo {
 pub struct Layout {
     pub system: LayoutSystem,
     table_share: f64,
-    geo: HashMap<NodeId, Geo>,
+    geo: NodeMap<Geo>,
     boxes: Vec<PosBox>,
     levels: Vec<i32>,
     max_x: f32,
@@ -99,7 +99,7 @@ impl Layout {
         let initial = Geo { scheme: Position::Static, pos_box: None, float: Float::None, width: Length::Auto, height: Length::Auto, level: 0 };
         // (geo, offset x, offset y, stacking context set?, depth below body or None)
         let mut stack: Vec<(Geo, f32, f32, bool, Option<usize>)> = Vec::new();
-        let mut geo = HashMap::new();
+        let mut geo = NodeMap::default();
         let mut boxes = Vec::new();
         let mut levels = BTreeSet::new();
         let (mut tables, mut divs) = (0usize, 0usize);

@@ -6,13 +6,11 @@
 //! `colspan` slots (`rowspan=0` runs to the end of the table). Spans are capped at
 //! [`MAX_SPAN`] so a hostile `colspan=100000` cannot allocate a huge grid.
 
-use std::collections::HashMap;
-
 use ego_tree::{NodeId, NodeRef};
 use scraper::Node;
 
 use super::dom::{self, word_profile};
-use crate::css::StyledDom;
+use crate::css::{NodeMap, StyledDom};
 use crate::page::Page;
 
 /// Largest rowspan or colspan honoured (real layout tables stay far below it).
@@ -92,15 +90,15 @@ struct Grid {
 pub struct Tables<'p> {
     page: &'p Page,
     styled: &'p StyledDom,
-    grids: HashMap<NodeId, Grid>,
+    grids: NodeMap<Grid>,
     /// Cell node → (table node, index in its grid's cells).
-    cell_index: HashMap<NodeId, (NodeId, usize)>,
+    cell_index: NodeMap<(NodeId, usize)>,
     page_words: usize,
 }
 
 impl<'p> Tables<'p> {
     pub fn new(page: &'p Page, styled: &'p StyledDom, page_words: usize) -> Self {
-        Tables { page, styled, grids: HashMap::new(), cell_index: HashMap::new(), page_words }
+        Tables { page, styled, grids: NodeMap::default(), cell_index: NodeMap::default(), page_words }
     }
 
     /// Writes the table features of a block whose anchor element is `element`.
@@ -222,7 +220,7 @@ impl<'p> Tables<'p> {
 
     /// A cell's content and style; its grid slot is filled in by the caller.
     fn cell(&self, td: NodeRef<Node>, in_thead: bool, tr_cells: usize) -> Cell {
-        let mut text = String::new();
+        let (mut words, mut numeric) = (0, true);
         let mut images = 0;
         let mut first_text_parent = None;
         for n in td.descendants() {
@@ -231,14 +229,15 @@ impl<'p> Tables<'p> {
                     if first_text_parent.is_none() && !t.trim().is_empty() {
                         first_text_parent = n.parent().map(|p| p.id());
                     }
-                    text.push_str(t);
-                    text.push(' ');
+                    let (w, n) = word_profile(t);
+                    words += w;
+                    numeric &= n || w == 0;
                 }
                 Node::Element(e) if e.name() == "img" => images += 1,
                 _ => {}
             }
         }
-        let (words, numeric) = word_profile(&text);
+        let numeric = numeric && words > 0;
         let dtype = match (words, numeric, images) {
             (0, _, 0) => DataType::Empty,
             (0, _, _) => DataType::Images,

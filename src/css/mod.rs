@@ -14,6 +14,18 @@
 //! (lightningcss error recovery); a missing or unreadable external sheet becomes a
 //! [`CssWarning`] and a count in [`CssStats`]; the only error is a bad option ([`CssError`]).
 //! The DOM is walked iteratively, never recursively.
+//!
+//! ```
+//! use parcels::css::{CssOptions, StyledDom};
+//! use parcels::page::{LoadOptions, Page};
+//!
+//! let html = b"<style>p { font-size: 12pt }</style><p><b>bold</b> <font size=+2>big</font></p>";
+//! let page = Page::from_bytes("p.html", html, &LoadOptions::default()).unwrap();
+//! let styled = StyledDom::compute(&page, &CssOptions::default()).unwrap();
+//! let b = styled.select(&page, "p b").unwrap();
+//! assert_eq!((b.font_size, b.font_weight), (16.0, 700)); // 12pt = 16px; <b> is bolder
+//! assert_eq!(styled.select(&page, "font").unwrap().font_size, 24.0); // size 3 + 2 = x-large
+//! ```
 
 pub mod cascade;
 pub mod presentational;

@@ -16,6 +16,20 @@
 //! fails on page content (a missing external sheet is a warning and the `css.missing_sheets`
 //! feature).
 //!
+//! ```
+//! use parcels::divide::Divider;
+//! use parcels::page::{LoadOptions, Page};
+//! use parcels::stylistic::{extract, StyleOptions};
+//!
+//! let html = b"<body><h1>Title</h1><p>Some body text, the page's normal text.</p></body>";
+//! let page = Page::from_bytes("p.html", html, &LoadOptions::default()).unwrap();
+//! let division = Divider::default().divide(&page);
+//! let features = extract(&page, &division, &StyleOptions::default()).unwrap();
+//! assert_eq!(features.rows.len(), division.blocks.len());
+//! assert_eq!(features.get(0, "font.larger"), Some(1.0)); // the h1 is larger than normal
+//! assert!(features.get(0, "table.row").unwrap().is_nan()); // not in a table
+//! ```
+//!
 //! # Features
 //!
 //! | name | meaning |

@@ -6,7 +6,7 @@
 //!
 //! Style sources, in cascade order: a small user-agent sheet (`ua.css`, plus the quirks-mode
 //! table rule for pages without a standards doctype), presentational HTML
-//! ([`presentational`]), `<style>` elements and `<link rel="stylesheet">` in document order with
+//! (`presentational.rs`), `<style>` elements and `<link rel="stylesheet">` in document order with
 //! their `@import`s resolved to local files, and `style` attributes. `@media` applies for a
 //! desktop screen, not print.
 //!
@@ -27,9 +27,9 @@
 //! assert_eq!(styled.select(&page, "font").unwrap().font_size, 24.0); // size 3 + 2 = x-large
 //! ```
 
-pub mod cascade;
-pub mod presentational;
-pub mod sheet;
+mod cascade;
+mod presentational;
+mod sheet;
 pub mod values;
 
 use std::collections::{HashMap, HashSet};

@@ -86,7 +86,7 @@
 //! | `css.missing_sheets` | external style sheets the page links that were not found (page-wide) |
 //! | `css.author_rules` | log2(1 + author CSS rules read) (page-wide) |
 
-pub mod dom;
+mod dom;
 pub mod fonts;
 pub mod layout;
 pub mod table;

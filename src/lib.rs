@@ -9,7 +9,9 @@
 pub mod boost;
 pub mod cli;
 pub mod corpus;
+pub mod css;
 pub mod divide;
 pub mod files;
 pub mod matrix;
 pub mod page;
+pub mod stylistic;

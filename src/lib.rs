@@ -6,4 +6,5 @@
 
 pub mod cli;
 pub mod divide;
+pub mod lexical;
 pub mod page;

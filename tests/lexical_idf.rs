@@ -38,6 +38,38 @@ fn shipped_table_loads_and_is_plausible() {
     let _ = TOKENISER_VERSION;
 }
 
+/// Three pages, "the cat sat", "the dog sat", "the cats ran" (stem `cat` twice in the
+/// third page counts once), and an empty file that is skipped.
+#[test]
+fn build_counts_pages_and_skips_unreadable_ones() {
+    let dir = std::env::temp_dir().join(format!("parcels-idf-build-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pages = ["<p>The cat sat.</p>", "<p>the dog</p><p>sat</p>", "<p>The cats ran, the cat too</p>", ""];
+    let paths: Vec<PathBuf> = pages
+        .iter()
+        .enumerate()
+        .map(|(i, html)| {
+            let p = dir.join(format!("{i}.html"));
+            std::fs::write(&p, html).unwrap();
+            p
+        })
+        .collect();
+    let build = build_idf(&paths, &Divider::default(), &LoadOptions::default(), 1).unwrap();
+    assert_eq!(build.skipped.len(), 1);
+    assert!(build.skipped[0].to_string().contains("3.html"));
+    let t = &build.table;
+    assert_eq!(t.documents(), 3);
+    assert_eq!((t.df("the"), t.df("cat"), t.df("sat"), t.df("dog"), t.df("ran")), (3, 2, 2, 1, 1));
+    // ln(4/3) + 1, ln(4/2) + 1, and ln(4/1) + 1 for a stem never seen.
+    assert!((t.idf("cat") - 1.287_682_07).abs() < 1e-6);
+    assert!((t.idf("dog") - 1.693_147_18).abs() < 1e-6);
+    assert!((t.idf("bird") - 2.386_294_36).abs() < 1e-6);
+    let saved = dir.join("toy.tsv");
+    t.save(&saved).unwrap();
+    assert_eq!(&IdfTable::load(&saved).unwrap(), t);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 #[ignore = "rebuilds corpora/idf/dragnet.tsv from the Dragnet pages (about 5 s in release on 2 cores)"]
 fn build_dragnet_table() {

@@ -16,7 +16,8 @@ fn accuracy(file: &str, tagger: Tagger) -> (usize, usize) {
     let sample = parse_tagged(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
     let show = std::env::var_os("PARCELS_POS_ERRORS").is_some();
     let (mut correct, mut total) = (0, 0);
-    for (words, gold) in sample {
+    for sentence in sample {
+        let (words, gold) = (sentence.words, sentence.tags);
         let tokens = tokenize(&words.join(" "));
         let got: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
         assert_eq!(got, words, "{path}: the tokeniser splits this sentence differently from the sample");

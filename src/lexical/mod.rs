@@ -259,8 +259,8 @@ impl LexicalFeatures {
             .zip(&self.tokens)
             .map(|((id, numeric), tokens)| NamedRow {
                 block: *id,
-                numeric: names.iter().map(String::as_str).zip(numeric.iter().copied()).collect(),
-                tokens: tokens.iter().map(|(t, v)| (token_name(idf, *t), *v)).collect(),
+                numeric: NamedValues(names.iter().map(String::as_str).zip(numeric.iter().copied()).collect()),
+                tokens: NamedValues(tokens.iter().map(|(t, v)| (token_name(idf, *t), *v)).collect()),
             })
             .collect()
     }
@@ -271,12 +271,28 @@ fn token_name(idf: &IdfTable, id: u32) -> &str {
     idf.stem(id).unwrap_or(UNKNOWN_TOKEN)
 }
 
-/// One block's lexical features by name (numeric in column order, tokens by stem id).
+/// One block's lexical features by name: JSON objects `{"words": 12, …}` and
+/// `{"stem": weight, …}`, numeric in column order, tokens in id order.
 #[derive(Debug, Clone, Serialize)]
 pub struct NamedRow<'a> {
     pub block: usize,
-    pub numeric: Vec<(&'a str, f64)>,
-    pub tokens: Vec<(&'a str, f64)>,
+    pub numeric: NamedValues<'a>,
+    pub tokens: NamedValues<'a>,
+}
+
+/// Name–value pairs that serialise as one JSON object, in their order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedValues<'a>(pub Vec<(&'a str, f64)>);
+
+impl Serialize for NamedValues<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
 }
 
 #[cfg(test)]

@@ -346,7 +346,7 @@ impl Tagger {
             return if lower.starts_with(|c: char| c.is_ascii_digit()) && lower.contains('-') { vec![JJ] } else { vec![CD, NN] };
         }
         if let Some(tags) = irregular().get(lower.as_str()) {
-            if !(capitalised && !sentence_start) {
+            if !capitalised || sentence_start {
                 return tags.to_vec();
             }
         }
@@ -712,25 +712,39 @@ fn is_verb_like(t: Option<PosTag>) -> bool {
     t.is_some_and(is_verb)
 }
 
+/// One sentence of a hand-tagged sample: its tokens and their gold tags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaggedSentence {
+    pub words: Vec<String>,
+    pub tags: Vec<PosTag>,
+}
+
+/// A line of a hand-tagged sample that could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct SampleError {
+    pub line: usize,
+    pub message: String,
+}
+
 /// Reads a hand-tagged sample: one sentence per line, `word/TAG` tokens separated by spaces,
-/// `#` lines ignored. Returns `(tokens, tags)` per sentence; an unknown tag is an error naming
-/// the line.
-pub fn parse_tagged(text: &str) -> Result<Vec<(Vec<String>, Vec<PosTag>)>, String> {
+/// `#` lines ignored. An item without a slash or with an unknown tag is an error naming the line.
+pub fn parse_tagged(text: &str) -> Result<Vec<TaggedSentence>, SampleError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let mut words = Vec::new();
-        let mut tags = Vec::new();
+        let err = |message: String| SampleError { line: n + 1, message };
+        let mut sentence = TaggedSentence { words: Vec::new(), tags: Vec::new() };
         for item in line.split_whitespace() {
-            let (w, t) = item.rsplit_once('/').ok_or_else(|| format!("line {}: `{item}` is not word/TAG", n + 1))?;
-            let tag = PosTag::from_name(t).ok_or_else(|| format!("line {}: unknown tag `{t}`", n + 1))?;
-            words.push(w.to_string());
-            tags.push(tag);
+            let (w, t) = item.rsplit_once('/').ok_or_else(|| err(format!("`{item}` is not word/TAG")))?;
+            let tag = PosTag::from_name(t).ok_or_else(|| err(format!("unknown tag `{t}`")))?;
+            sentence.words.push(w.to_string());
+            sentence.tags.push(tag);
         }
-        out.push((words, tags));
+        out.push(sentence);
     }
     Ok(out)
 }

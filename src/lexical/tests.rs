@@ -104,5 +104,6 @@ fn tsv_and_json_name_the_features() {
     assert!(tsv.starts_with("block\twords\tvocabulary\t"));
     assert!(tsv.lines().nth(1).unwrap().ends_with("\tcat:1.287682 the:1"));
     let json = serde_json::to_string(&f.named_rows(&idf)).unwrap();
-    assert!(json.contains("[\"words\",2.0]"), "{json}");
+    assert!(json.starts_with("[{\"block\":0,\"numeric\":{\"words\":2.0,"), "{json}");
+    assert!(json.ends_with("\"tokens\":{\"cat\":1.2876820724517808,\"the\":1.0}}]"), "{json}");
 }

@@ -7,12 +7,10 @@
 use std::path::PathBuf;
 
 use parcels::divide::Divider;
-use parcels::lexical::{build_idf, IdfTable, TOKENISER_VERSION};
+use parcels::lexical::{build_idf, IdfTable, DEFAULT_MIN_DF, TOKENISER_VERSION};
 use parcels::page::LoadOptions;
 
-/// Stems seen in fewer pages than this are left out of the shipped table (they get the
-/// unknown-stem IDF); this keeps the file small while losing only stems no block shares.
-const MIN_DF: u64 = 2;
+const MIN_DF: u64 = DEFAULT_MIN_DF;
 
 fn shipped() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/idf/dragnet.tsv")
@@ -36,6 +34,8 @@ fn shipped_table_loads_and_is_plausible() {
     assert!(t.df("<num>") > 1300);
     assert!(t.idf("zzzqqq-never") == t.unknown_idf());
     let _ = TOKENISER_VERSION;
+    // The compiled-in copy is the file.
+    assert_eq!(IdfTable::dragnet().unwrap(), t);
 }
 
 /// Three pages, "the cat sat", "the dog sat", "the cats ran" (stem `cat` twice in the

@@ -34,6 +34,15 @@ use crate::page::{LoadOptions, Page, PageError};
 /// Version of the file layout written by [`IdfTable::save`].
 pub const IDF_FORMAT: u32 = 1;
 
+/// The shipped table, `corpora/idf/dragnet.tsv`, compiled in so the binary needs no data files:
+/// document frequencies over the 1,381 Dragnet pages, stems seen in at least
+/// [`DEFAULT_MIN_DF`] pages.
+pub const DRAGNET_IDF_TSV: &str = include_str!("../../corpora/idf/dragnet.tsv");
+
+/// Stems seen in fewer pages than this are left out of a built table (they then get the
+/// unknown-stem IDF). 2 halves the shipped file and loses only stems that no two pages share.
+pub const DEFAULT_MIN_DF: u64 = 2;
+
 const MAGIC: &str = "#parcels-idf";
 
 /// Why an IDF table could not be read, written or built. Every file variant names the file.
@@ -70,6 +79,11 @@ impl IdfTable {
         let (stems, df): (Vec<String>, Vec<u64>) = pairs.into_iter().map(|(s, d)| (s, d.min(documents))).unzip();
         let index = stems.iter().enumerate().map(|(i, s)| (s.clone(), i as u32)).collect();
         IdfTable { documents, min_df, stems, df, index }
+    }
+
+    /// The shipped table counted over the Dragnet pages ([`DRAGNET_IDF_TSV`]).
+    pub fn dragnet() -> Result<IdfTable, IdfError> {
+        IdfTable::parse(DRAGNET_IDF_TSV, Path::new("corpora/idf/dragnet.tsv"))
     }
 
     /// Number of pages counted (`N`).

@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use crate::divide::{Block, Division, LinkKind};
-pub use idf::{build_idf, IdfBuild, IdfError, IdfTable};
+pub use idf::{build_idf, IdfBuild, IdfError, IdfTable, DEFAULT_MIN_DF};
 pub use pos::{PosTag, Tagger};
 pub use tokens::{tokenize, Stemming, Token, TokenKind, TOKENISER_VERSION};
 
@@ -41,7 +41,9 @@ pub const UNKNOWN_TOKEN: &str = "<unknown>";
 
 /// Numeric features before the part-of-speech ratios, in column order.
 const BASE_FEATURES: &[&str] = &[
-    // 5.3.1: count and vocabulary of the words in the block.
+    // 5.3.1: count and vocabulary of the words in the block. `words` counts word and number
+    // tokens after tokenising (so `don't` is two, `do n't`; punctuation is none), which can
+    // differ from the divider's `Block::words`; `vocabulary` counts distinct stems.
     "words",
     "vocabulary",
     "vocabulary-ratio",

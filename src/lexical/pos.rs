@@ -145,12 +145,13 @@ pub const AGGREGATES: &[(&str, &[PosTag])] = &[
 /// Ratio of each tag of [`PosTag::ALL`] to the number of tokens, then each aggregate of
 /// [`AGGREGATES`]; all zero for no tokens.
 pub fn tag_ratios(tags: &[PosTag]) -> Vec<f64> {
-    let mut counts: HashMap<PosTag, usize> = HashMap::new();
+    // Tags are indexed by their position in `ALL`, which the enum's declaration order gives.
+    let mut counts = [0usize; PosTag::ALL.len()];
     for t in tags {
-        *counts.entry(*t).or_insert(0) += 1;
+        counts[*t as usize] += 1;
     }
     let ratio = |n: usize| if tags.is_empty() { 0.0 } else { n as f64 / tags.len() as f64 };
-    let count = |t: &PosTag| counts.get(t).copied().unwrap_or(0);
+    let count = |t: &PosTag| counts[*t as usize];
     let mut out: Vec<f64> = PosTag::ALL.iter().map(|t| ratio(count(t))).collect();
     out.extend(AGGREGATES.iter().map(|(_, members)| ratio(members.iter().map(count).sum())));
     out
@@ -335,8 +336,9 @@ impl Tagger {
         let lower = word.to_lowercase();
         let capitalised = word.chars().next().is_some_and(char::is_uppercase);
         if let Some(tags) = closed_class().get(lower.as_str()) {
-            // A capitalised modal or month name inside a sentence is a name (`in May`).
-            if capitalised && !sentence_start && tags[0] == MD {
+            // Capitalised inside a sentence, a modal or a noun of the list is part of a name
+            // (`in May`, `BBC News`); function words are not (`The Associated Press`).
+            if capitalised && !sentence_start && matches!(tags[0], MD | NN | NNS) {
                 return vec![NNP];
             }
             return tags.to_vec();
@@ -764,6 +766,7 @@ mod tests {
         assert_eq!(tag("She has written two books."), ["PRP", "VBZ", "VBN", "CD", "NNS", "."]);
         assert_eq!(tag("He wants to cut taxes"), ["PRP", "VBZ", "TO", "VB", "NNS"]);
         assert_eq!(tag("Click here"), ["VB", "RB"]);
+        assert_eq!(tag("We watch BBC News in May"), ["PRP", "VBP", "NNP", "NNP", "IN", "NNP"]);
     }
 
     #[test]
@@ -781,7 +784,8 @@ mod tests {
     #[test]
     fn tag_names_round_trip() {
         assert_eq!(PosTag::ALL.len(), 44);
-        for t in PosTag::ALL {
+        for (i, t) in PosTag::ALL.iter().enumerate() {
+            assert_eq!(*t as usize, i, "ALL is in declaration order");
             assert_eq!(PosTag::from_name(t.name()), Some(*t));
         }
     }

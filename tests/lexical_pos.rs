@@ -49,11 +49,11 @@ fn tagger_accuracy_on_hand_tagged_sample() {
         percent(dev), dev.0, dev.1, percent(held), held.0, held.1, percent(dev_bare), percent(held_bare)
     );
     assert!(dev.1 >= 250 && held.1 >= 230, "sample shrank: {dev:?} {held:?}");
-    // Measured (2026-11-21): held-out 94.6% (227/240), dev 99.6% (268/269, the rules were tuned
-    // on it); without the open-class lexicon 91.7% and 95.9%.
-    assert!(percent(held) >= 92.0, "held-out accuracy {:.1}% below its floor of 92%", percent(held));
+    // Measured (2026-11-21): held-out 95.4% (229/240), dev 99.6% (268/269, the rules were tuned
+    // on it); without the open-class lexicon 89.6% and 92.6%.
+    assert!(percent(held) >= 93.0, "held-out accuracy {:.1}% below its floor of 93%", percent(held));
     assert!(percent(dev) >= 97.0, "dev accuracy {:.1}% below its floor of 97%", percent(dev));
-    assert!(percent(held_bare) >= 89.0, "held-out accuracy without lexicon {:.1}% below 89%", percent(held_bare));
+    assert!(percent(held_bare) >= 87.0, "held-out accuracy without lexicon {:.1}% below 87%", percent(held_bare));
 }
 
 #[test]

@@ -2,14 +2,16 @@
 //! lexical features, on the L3S-GN1 pages, one thread, median of several runs.
 //!
 //! Run: `cargo bench --bench lexical` (corpus from `../shared/corpora` or `$PARCELS_CORPORA`;
-//! `PARCELS_BENCH_RUNS` sets the number of runs, default 5). Pages are loaded and parsed once,
-//! before timing: the figures are for dividing and feature extraction only.
+//! `PARCELS_BENCH_RUNS` sets the number of runs, default 5; `PARCELS_BENCH_LEXICAL_ONLY=1` runs
+//! the lexical pass four times as often, for a profiler). Pages are loaded and parsed once,
+//! before timing: the figures are for dividing and feature extraction only. The stage timings
+//! run the tokeniser, stemmer and tagger without the per-page caches the extractor uses.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use parcels::divide::Divider;
-use parcels::lexical::{IdfTable, LexicalExtractor};
+use parcels::lexical::{tokenize, IdfTable, LexicalExtractor, Stemming, Tagger};
 use parcels::page::{LoadOptions, Page};
 
 fn main() {
@@ -40,11 +42,29 @@ fn main() {
     let with_lexical = median_seconds(runs, || {
         pages.iter().map(|p| extractor.extract(&divider.divide(p)).tokens.iter().map(Vec::len).sum::<usize>()).sum()
     });
+    let divisions: Vec<_> = pages.iter().map(|p| divider.divide(p)).collect();
+    let lexical_only = if std::env::var_os("PARCELS_BENCH_LEXICAL_ONLY").is_some() {
+        // For profiling the lexical view alone: many passes, nothing else.
+        median_seconds(runs * 4, || divisions.iter().map(|d| extractor.extract(d).len()).sum())
+    } else {
+        median_seconds(runs, || divisions.iter().map(|d| extractor.extract(d).len()).sum())
+    };
+    // Stages of the lexical view alone, on the blocks' texts collected beforehand.
+    let texts: Vec<String> = divisions.iter().flat_map(|d| d.blocks.iter().map(|b| b.text.clone())).collect();
+    let stemming = Stemming::default();
+    let tagger = Tagger::default();
+    let tokenise = median_seconds(runs, || texts.iter().map(|t| tokenize(t).len()).sum());
+    let stem = median_seconds(runs, || texts.iter().map(|t| stemming.stems(t).len()).sum());
+    let tag = median_seconds(runs, || texts.iter().map(|t| tagger.tag(&tokenize(t)).len()).sum());
     let n = pages.len() as f64;
     println!("lexical bench: {} pages of {}, 1 thread, median of {runs} runs", pages.len(), dir.display());
     println!("  divide            {:8.1} pages/s  ({:.3} s per pass)", n / divide_only, divide_only);
     println!("  divide + lexical  {:8.1} pages/s  ({:.3} s per pass)", n / with_lexical, with_lexical);
-    println!("  lexical alone     {:8.1} pages/s  (difference of the two)", n / (with_lexical - divide_only).max(1e-9));
+    println!("  lexical alone     {:8.1} pages/s  (on pages divided beforehand)", n / lexical_only);
+    println!("  stages of the lexical view on the {} block texts:", texts.len());
+    println!("    tokenise        {:8.3} s per pass", tokenise);
+    println!("    tokenise + stem {:8.3} s per pass", stem);
+    println!("    tokenise + tag  {:8.3} s per pass", tag);
 }
 
 /// Median wall time of `runs` calls of `f`; `f` returns a count so the work is not optimised away.

@@ -25,7 +25,7 @@ pub mod idf;
 pub mod pos;
 pub mod tokens;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
@@ -116,8 +116,9 @@ impl<'a> LexicalExtractor<'a> {
     /// The lexical features of every block of a divided page.
     pub fn extract(&self, division: &Division) -> LexicalFeatures {
         let mut f = LexicalFeatures { block_ids: Vec::new(), numeric: Vec::new(), tokens: Vec::new() };
+        let mut cache = PageCache::default();
         for block in &division.blocks {
-            let (numeric, tokens) = self.block(block);
+            let (numeric, tokens) = self.block_cached(block, &mut cache);
             f.block_ids.push(block.id);
             f.numeric.push(numeric);
             f.tokens.push(tokens);
@@ -127,10 +128,14 @@ impl<'a> LexicalExtractor<'a> {
 
     /// One block's numeric row and token weights.
     pub fn block(&self, block: &Block) -> (Vec<f64>, Vec<(u32, f64)>) {
+        self.block_cached(block, &mut PageCache::default())
+    }
+
+    fn block_cached(&self, block: &Block, cache: &mut PageCache) -> (Vec<f64>, Vec<(u32, f64)>) {
         let toks = tokenize(&block.text);
-        let stems: Vec<String> = toks.iter().filter_map(|t| self.stemming.stem(t)).collect();
-        let tags = self.tagger.tag(&toks);
-        let (weights, unknown) = self.token_weights(&stems);
+        let stems: Vec<usize> = toks.iter().filter_map(|t| self.stem_index(t, cache)).collect();
+        let tags = self.tagger.tag_cached(&toks, &mut cache.tags);
+        let (weights, unknown) = self.token_weights(&stems, cache);
         let mut row = Vec::with_capacity(numeric_feature_names().len());
         row.extend(word_features(&stems, unknown));
         row.push(block.images.len() as f64);
@@ -139,13 +144,30 @@ impl<'a> LexicalExtractor<'a> {
         (row, weights)
     }
 
+    /// The page-local index of a token's stem (`None` for punctuation), stemming each distinct
+    /// token text once per page.
+    fn stem_index(&self, token: &Token, cache: &mut PageCache) -> Option<usize> {
+        if let Some(i) = cache.by_text.get(token.text.as_str()) {
+            return *i;
+        }
+        let index = self.stemming.stem(token).map(|stem| {
+            let id = self.idf.id(&stem);
+            *cache.by_stem.entry(stem).or_insert_with(|| {
+                cache.ids.push(id);
+                cache.ids.len() - 1
+            })
+        });
+        cache.by_text.insert(token.text.clone(), index);
+        index
+    }
+
     /// TF × IDF per stem id, and how many stems the table lacks.
-    fn token_weights(&self, stems: &[String]) -> (Vec<(u32, f64)>, usize) {
+    fn token_weights(&self, stems: &[usize], cache: &PageCache) -> (Vec<(u32, f64)>, usize) {
         let mut tf: BTreeMap<u32, u32> = BTreeMap::new();
         let unknown_id = self.idf.len() as u32;
         let mut unknown = 0;
         for s in stems {
-            let id = self.idf.id(s).unwrap_or_else(|| {
+            let id = cache.ids[*s].unwrap_or_else(|| {
                 unknown += 1;
                 unknown_id
             });
@@ -162,6 +184,16 @@ impl<'a> LexicalExtractor<'a> {
     }
 }
 
+/// What one page's blocks share: stems by token text (each distinct stem gets a page-local index
+/// and its table id), and the tagger's candidate lists.
+#[derive(Default)]
+struct PageCache {
+    by_text: HashMap<String, Option<usize>>,
+    by_stem: HashMap<String, usize>,
+    ids: Vec<Option<u32>>,
+    tags: pos::TagCache,
+}
+
 /// The lexical features of every block of a divided page (see [`LexicalExtractor`] to reuse the
 /// stemmer and tagger over many pages).
 pub fn extract(division: &Division, idf: &IdfTable) -> LexicalFeatures {
@@ -169,9 +201,9 @@ pub fn extract(division: &Division, idf: &IdfTable) -> LexicalFeatures {
 }
 
 /// `words`, `vocabulary`, `vocabulary-ratio` (distinct stems / words) and `unknown-stem-ratio`.
-fn word_features(stems: &[String], unknown: usize) -> [f64; 4] {
+fn word_features(stems: &[usize], unknown: usize) -> [f64; 4] {
     let words = stems.len();
-    let mut distinct: Vec<&str> = stems.iter().map(String::as_str).collect();
+    let mut distinct: Vec<usize> = stems.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
     let ratio = |n: usize| if words == 0 { 0.0 } else { n as f64 / words as f64 };

@@ -288,6 +288,11 @@ impl Default for Tagger {
     }
 }
 
+/// Candidate tags of words already seen, by word and by whether it started a sentence. Valid for
+/// one [`Tagger`] configuration; start a new one per page or per thread.
+#[derive(Debug, Default)]
+pub struct TagCache(HashMap<String, [Option<Vec<PosTag>>; 2]>);
+
 /// Open-class word classes, as the Wiktionary lexicon gives them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct OpenClasses {
@@ -312,8 +317,28 @@ impl Tagger {
 
     /// One tag per token.
     pub fn tag(&self, tokens: &[Token]) -> Vec<PosTag> {
-        let cands: Vec<Vec<PosTag>> =
-            tokens.iter().enumerate().map(|(i, t)| self.candidates(t, is_sentence_start(tokens, i))).collect();
+        self.tag_cached(tokens, &mut TagCache::default())
+    }
+
+    /// One tag per token, reusing the candidate lists of words seen before (a page's blocks
+    /// repeat most of their words; the lexicon lookups are the tagger's main cost).
+    pub fn tag_cached(&self, tokens: &[Token], cache: &mut TagCache) -> Vec<PosTag> {
+        let cands: Vec<Vec<PosTag>> = tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let start = is_sentence_start(tokens, i);
+                if t.kind != TokenKind::Word {
+                    return self.candidates(t, start);
+                }
+                if let Some(c) = cache.0.get(t.text.as_str()).and_then(|slots| slots[start as usize].as_ref()) {
+                    return c.clone();
+                }
+                let c = self.candidates(t, start);
+                cache.0.entry(t.text.clone()).or_default()[start as usize] = Some(c.clone());
+                c
+            })
+            .collect();
         let mut tags: Vec<PosTag> = Vec::with_capacity(tokens.len());
         for i in 0..tokens.len() {
             let ctx = Context { tokens, cands: &cands, tags: &tags, i };

@@ -17,6 +17,9 @@
 //! token id: column `j` of the numeric rows is name `j`, token id `t` is name
 //! `numeric_feature_names().len() + t`. SVMlight indices are those positions plus one.
 //!
+//! Every block gets a row, hidden ones included: whether to learn from them is the caller's
+//! choice. Within a page, stems and tag candidates are computed once per distinct token text.
+//!
 //! Invariants: every row has the same numeric length as the name table; token rows are sorted by
 //! id with no repeated id and no zero weight; all values are finite; ratios are 0 for a block
 //! without tokens. Nothing here fails on any text.

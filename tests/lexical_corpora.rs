@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use parcels::divide::Divider;
-use parcels::lexical::{numeric_feature_names, IdfTable, LexicalExtractor};
+use parcels::lexical::{numeric_feature_names, IdfTable, LexicalCache, LexicalExtractor};
 use parcels::page::{LoadOptions, Page};
 
 fn corpora() -> PathBuf {
@@ -44,14 +44,19 @@ fn every_corpus_page_computes_lexical_features() {
     let start = std::time::Instant::now();
     let results: Vec<Result<usize, String>> = paths
         .par_iter()
-        .map(|p| {
+        .enumerate()
+        .map_init(LexicalCache::default, |cache, (i, p)| {
             let page = match Page::load(p, &LoadOptions::default()) {
                 Ok(page) => page,
                 // Unreadable pages are the loader's business (reported, skipped), not ours.
                 Err(e) => return Err(e.to_string()),
             };
             let division = divider.divide(&page);
-            let f = extractor.extract(&division);
+            let f = extractor.extract_with(&division, cache);
+            if i % 97 == 0 {
+                // The cache is pure memoisation.
+                assert_eq!(f, extractor.extract(&division), "{}: cache changed the features", p.display());
+            }
             assert_eq!(f.len(), division.blocks.len(), "{}", p.display());
             for (row, toks) in f.numeric.iter().zip(&f.tokens) {
                 assert_eq!(row.len(), width, "{}", p.display());

@@ -36,7 +36,7 @@ use serde::Serialize;
 
 use crate::divide::{Block, Division, LinkKind};
 pub use idf::{build_idf, IdfBuild, IdfError, IdfTable, DEFAULT_MIN_DF};
-pub use pos::{PosTag, Tagger};
+pub use pos::{PosTag, TagCache, Tagger};
 pub use tokens::{tokenize, Stemming, Token, TokenKind, TOKENISER_VERSION};
 
 /// Name of the pooled token feature for stems missing from the IDF table.
@@ -118,10 +118,17 @@ impl<'a> LexicalExtractor<'a> {
 
     /// The lexical features of every block of a divided page.
     pub fn extract(&self, division: &Division) -> LexicalFeatures {
+        self.extract_with(division, &mut LexicalCache::default())
+    }
+
+    /// As [`LexicalExtractor::extract`], reusing `cache` across pages (one cache per thread, e.g.
+    /// rayon's `map_init`): stems and tag candidates of words seen on earlier pages are not
+    /// computed again. The result is the same as without the cache.
+    pub fn extract_with(&self, division: &Division, cache: &mut LexicalCache) -> LexicalFeatures {
+        cache.prepare(self.idf);
         let mut f = LexicalFeatures { block_ids: Vec::new(), numeric: Vec::new(), tokens: Vec::new() };
-        let mut cache = PageCache::default();
         for block in &division.blocks {
-            let (numeric, tokens) = self.block_cached(block, &mut cache);
+            let (numeric, tokens) = self.block_cached(block, cache);
             f.block_ids.push(block.id);
             f.numeric.push(numeric);
             f.tokens.push(tokens);
@@ -131,10 +138,12 @@ impl<'a> LexicalExtractor<'a> {
 
     /// One block's numeric row and token weights.
     pub fn block(&self, block: &Block) -> (Vec<f64>, Vec<(u32, f64)>) {
-        self.block_cached(block, &mut PageCache::default())
+        let mut cache = LexicalCache::default();
+        cache.prepare(self.idf);
+        self.block_cached(block, &mut cache)
     }
 
-    fn block_cached(&self, block: &Block, cache: &mut PageCache) -> (Vec<f64>, Vec<(u32, f64)>) {
+    fn block_cached(&self, block: &Block, cache: &mut LexicalCache) -> (Vec<f64>, Vec<(u32, f64)>) {
         let toks = tokenize(&block.text);
         let stems: Vec<usize> = toks.iter().filter_map(|t| self.stem_index(t, cache)).collect();
         let tags = self.tagger.tag_cached(&toks, &mut cache.tags);
@@ -149,7 +158,7 @@ impl<'a> LexicalExtractor<'a> {
 
     /// The page-local index of a token's stem (`None` for punctuation), stemming each distinct
     /// token text once per page.
-    fn stem_index(&self, token: &Token, cache: &mut PageCache) -> Option<usize> {
+    fn stem_index(&self, token: &Token, cache: &mut LexicalCache) -> Option<usize> {
         if let Some(i) = cache.by_text.get(token.text.as_str()) {
             return *i;
         }
@@ -165,7 +174,7 @@ impl<'a> LexicalExtractor<'a> {
     }
 
     /// TF × IDF per stem id, and how many stems the table lacks.
-    fn token_weights(&self, stems: &[usize], cache: &PageCache) -> (Vec<(u32, f64)>, usize) {
+    fn token_weights(&self, stems: &[usize], cache: &LexicalCache) -> (Vec<(u32, f64)>, usize) {
         let mut tf: BTreeMap<u32, u32> = BTreeMap::new();
         let unknown_id = self.idf.len() as u32;
         let mut unknown = 0;
@@ -187,14 +196,30 @@ impl<'a> LexicalExtractor<'a> {
     }
 }
 
-/// What one page's blocks share: stems by token text (each distinct stem gets a page-local index
-/// and its table id), and the tagger's candidate lists.
-#[derive(Default)]
-struct PageCache {
+/// Memoised work of the lexical view: stems by token text (each distinct stem gets a local index
+/// and its IDF table id), and the tagger's candidate lists. Pure memoisation: features are the
+/// same with or without it. Bounded: emptied when it grows past [`LexicalCache::MAX_WORDS`] or
+/// is used with another IDF table.
+#[derive(Debug, Default)]
+pub struct LexicalCache {
     by_text: HashMap<String, Option<usize>>,
     by_stem: HashMap<String, usize>,
     ids: Vec<Option<u32>>,
     tags: pos::TagCache,
+    /// The table the ids belong to: its address, pages and stems.
+    table: Option<(usize, u64, usize)>,
+}
+
+impl LexicalCache {
+    /// Distinct token texts kept before the cache is emptied (about 100 bytes each).
+    pub const MAX_WORDS: usize = 500_000;
+
+    fn prepare(&mut self, idf: &IdfTable) {
+        let table = Some((idf as *const IdfTable as usize, idf.documents(), idf.len()));
+        if self.table != table || self.by_text.len() > Self::MAX_WORDS {
+            *self = LexicalCache { table, ..LexicalCache::default() };
+        }
+    }
 }
 
 /// The lexical features of every block of a divided page (see [`LexicalExtractor`] to reuse the

@@ -293,7 +293,39 @@ impl Default for Tagger {
 /// Candidate tags of words already seen, by word and by whether it started a sentence. Valid for
 /// one [`Tagger`] configuration; start a new one per page or per thread.
 #[derive(Debug, Default)]
-pub struct TagCache(HashMap<String, [Option<Vec<PosTag>>; 2]>);
+pub struct TagCache(HashMap<String, [Option<Cands>; 2]>);
+
+/// A token's candidate tags, most likely first: a small copyable list (never more than
+/// [`Cands::MAX`]; the lexicons give at most six), so the cache hands them out without allocating.
+#[derive(Debug, Clone, Copy)]
+struct Cands {
+    tags: [PosTag; Cands::MAX],
+    len: u8,
+}
+
+impl Cands {
+    const MAX: usize = 8;
+
+    /// The first [`Cands::MAX`] tags of `tags`; `NN` alone if `tags` is empty.
+    fn new(tags: &[PosTag]) -> Cands {
+        let mut c = Cands { tags: [NN; Cands::MAX], len: 0 };
+        for t in tags.iter().take(Cands::MAX) {
+            c.tags[c.len as usize] = *t;
+            c.len += 1;
+        }
+        if c.len == 0 {
+            c.len = 1;
+        }
+        c
+    }
+}
+
+impl std::ops::Deref for Cands {
+    type Target = [PosTag];
+    fn deref(&self) -> &[PosTag] {
+        &self.tags[..self.len as usize]
+    }
+}
 
 /// Open-class word classes, as the Wiktionary lexicon gives them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -325,19 +357,19 @@ impl Tagger {
     /// One tag per token, reusing the candidate lists of words seen before (a page's blocks
     /// repeat most of their words; the lexicon lookups are the tagger's main cost).
     pub fn tag_cached(&self, tokens: &[Token], cache: &mut TagCache) -> Vec<PosTag> {
-        let cands: Vec<Vec<PosTag>> = tokens
+        let cands: Vec<Cands> = tokens
             .iter()
             .enumerate()
             .map(|(i, t)| {
                 let start = is_sentence_start(tokens, i);
                 if t.kind != TokenKind::Word {
-                    return self.candidates(t, start);
+                    return Cands::new(&self.candidates(t, start));
                 }
-                if let Some(c) = cache.0.get(t.text.as_str()).and_then(|slots| slots[start as usize].as_ref()) {
-                    return c.clone();
+                if let Some(c) = cache.0.get(t.text.as_str()).and_then(|slots| slots[start as usize]) {
+                    return c;
                 }
-                let c = self.candidates(t, start);
-                cache.0.entry(t.text.clone()).or_default()[start as usize] = Some(c.clone());
+                let c = Cands::new(&self.candidates(t, start));
+                cache.0.entry(t.text.clone()).or_default()[start as usize] = Some(c);
                 c
             })
             .collect();
@@ -546,7 +578,7 @@ fn guess_from_suffix(w: &str) -> Vec<PosTag> {
 /// What the context rules see at token `i`: all candidates, and the tags chosen so far.
 struct Context<'a> {
     tokens: &'a [Token],
-    cands: &'a [Vec<PosTag>],
+    cands: &'a [Cands],
     tags: &'a [PosTag],
     i: usize,
 }
@@ -563,7 +595,7 @@ impl Context<'_> {
         (0..self.i).rev().map(|j| (j, self.tags[j])).find(|(_, t)| !matches!(t, RB | RBR | RBS))
     }
     fn next_cands(&self) -> &[PosTag] {
-        self.cands.get(self.i + 1).map_or(&[], Vec::as_slice)
+        self.cands.get(self.i + 1).map_or(&[], |c| &c[..])
     }
     fn next_first(&self) -> Option<PosTag> {
         self.next_cands().first().copied()

@@ -107,3 +107,17 @@ fn tsv_and_json_name_the_features() {
     assert!(json.starts_with("[{\"block\":0,\"numeric\":{\"words\":2.0,"), "{json}");
     assert!(json.ends_with("\"tokens\":{\"cat\":1.2876820724517808,\"the\":1.0}}]"), "{json}");
 }
+
+#[test]
+fn cache_changes_nothing_and_follows_the_table() {
+    let pages = ["<p>The cats ran. Cats run!</p><p>Running cats</p>", "<h1>Cats</h1><p>the dog sat, the cat sat</p>"];
+    let idf = toy_idf();
+    let other = IdfTable::from_counts(9, [("cat".to_string(), 9)], 1);
+    let mut cache = LexicalCache::default();
+    for html in pages {
+        let d = division(html);
+        assert_eq!(LexicalExtractor::new(&idf).extract_with(&d, &mut cache), extract(&d, &idf));
+        // Switching tables with the same cache must not reuse the first table's ids.
+        assert_eq!(LexicalExtractor::new(&other).extract_with(&d, &mut cache), extract(&d, &other));
+    }
+}

@@ -104,6 +104,15 @@ pub struct LexicalFeatures {
     pub tokens: Vec<Vec<(u32, f64)>>,
 }
 
+/// One block's lexical features: a row of [`LexicalFeatures`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BlockFeatures {
+    /// Numeric features, columns as in [`numeric_feature_names`].
+    pub numeric: Vec<f64>,
+    /// Token weights: `(stem id, TF × IDF)`, sorted by id.
+    pub tokens: Vec<(u32, f64)>,
+}
+
 /// Builds lexical features; holds the stemmer and tagger so pages share them.
 pub struct LexicalExtractor<'a> {
     idf: &'a IdfTable,
@@ -128,22 +137,22 @@ impl<'a> LexicalExtractor<'a> {
         cache.prepare(self.idf);
         let mut f = LexicalFeatures { block_ids: Vec::new(), numeric: Vec::new(), tokens: Vec::new() };
         for block in &division.blocks {
-            let (numeric, tokens) = self.block_cached(block, cache);
+            let row = self.block_cached(block, cache);
             f.block_ids.push(block.id);
-            f.numeric.push(numeric);
-            f.tokens.push(tokens);
+            f.numeric.push(row.numeric);
+            f.tokens.push(row.tokens);
         }
         f
     }
 
     /// One block's numeric row and token weights.
-    pub fn block(&self, block: &Block) -> (Vec<f64>, Vec<(u32, f64)>) {
+    pub fn block(&self, block: &Block) -> BlockFeatures {
         let mut cache = LexicalCache::default();
         cache.prepare(self.idf);
         self.block_cached(block, &mut cache)
     }
 
-    fn block_cached(&self, block: &Block, cache: &mut LexicalCache) -> (Vec<f64>, Vec<(u32, f64)>) {
+    fn block_cached(&self, block: &Block, cache: &mut LexicalCache) -> BlockFeatures {
         let toks = tokenize(&block.text);
         let stems: Vec<usize> = toks.iter().filter_map(|t| self.stem_index(t, cache)).collect();
         let tags = self.tagger.tag_cached(&toks, &mut cache.tags);
@@ -153,7 +162,7 @@ impl<'a> LexicalExtractor<'a> {
         row.push(block.images.len() as f64);
         row.extend(link_counts(block));
         row.extend(pos::tag_ratios(&tags));
-        (row, weights)
+        BlockFeatures { numeric: row, tokens: weights }
     }
 
     /// The page-local index of a token's stem (`None` for punctuation), stemming each distinct

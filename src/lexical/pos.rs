@@ -53,6 +53,10 @@
 //! text, but a project that wants no doubt can use [`Tagger::without_open_lexicon`] (and drop the
 //! dependency) at the cost measured above.
 //!
+//! Panics: the crate's `TagSet::tags` panics on a mask bit outside its 13 classes; all 298,452
+//! entries of its FST (version 0.1.2, pinned) were streamed and checked to have none, so no word
+//! can reach that panic.
+//!
 //! Invariants: tagging never fails; one tag per token; the same tokens always get the same tags.
 
 use std::collections::HashMap;

@@ -121,3 +121,13 @@ fn cache_changes_nothing_and_follows_the_table() {
         assert_eq!(LexicalExtractor::new(&other).extract_with(&d, &mut cache), extract(&d, &other));
     }
 }
+
+#[test]
+fn numeric_names_are_stable() {
+    let names = numeric_feature_names();
+    assert_eq!(names.len(), 61);
+    assert_eq!(&names[..9], ["words", "vocabulary", "vocabulary-ratio", "unknown-stem-ratio", "images", "mailto-links", "image-links", "text-links", "total-links"]);
+    assert_eq!(names[9], "pos:CC");
+    assert_eq!(names[53], "pos-all:noun");
+    assert_eq!(names[60], "pos-all:punctuation");
+}

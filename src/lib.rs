@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod css;
 pub mod divide;
 pub mod files;
+pub mod lexical;
 pub mod matrix;
 pub mod page;
 pub mod stylistic;

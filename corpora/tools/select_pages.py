@@ -82,11 +82,14 @@ rng.shuffle(pool)
 # added because the L3S annotators marked a short block opening with an all-caps place name as
 # supplemental (a standalone dateline: sunherald, anatoliantimes, turkishpress, thewest,
 # newindpress, streetinsider), or marked as full text a block that is one link (soccerway,
-# digitalspy). Their labels are still decided by reading, like every other page's.
+# digitalspy). Neither of those two had a story link of its own once read, so a search for a
+# block that is mostly one link, marked full text or related, next to full text added cnn.com
+# (an in-story video link). Their labels are still decided by reading, like every other page's.
 RARE = ["251da42b-216b-4b09-be6e-9427ef76eeb8", "5906d5db-cac8-496a-b46e-927308b95e0a",
         "962c139f-ecbe-4d01-9a2b-52748968cbb9", "a9564b02-03fb-4dfc-afb3-7ebd4bcb48e9",
         "719433cf-74fb-4ea7-b358-12befcec8e86", "b09fe710-8e21-48bb-abf7-1cc842b668ea",
-        "19586dfe-f1af-4585-a2d1-bdcc2bbcd463", "f6a3b053-d6fa-4e39-af3b-4bd5ea041057"]
+        "19586dfe-f1af-4585-a2d1-bdcc2bbcd463", "f6a3b053-d6fa-4e39-af3b-4bd5ea041057",
+        "a8b63fd5-e606-4c82-ac0a-963e9a1eaf5d"]
 rare = [(u, len(divided[os.path.join(l3s, "original", u + ".html")]["blocks"]), 0.0) for u in RARE]
 assert not {site_of[u] for u in RARE} & {site_of[u] for u, _, _ in chosen}
 chosen = chosen + rare

@@ -566,3 +566,60 @@ pub fn corpus_agree(args: &AgreeArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// `parcels experiment`: runs a co-training experiment from a config and writes its reports.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ExperimentArgs {
+    /// Experiment configuration (TOML, see configs/).
+    #[arg(value_name = "CONFIG")]
+    pub config: PathBuf,
+    /// Report directory; default reports/<experiment name>.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Override the config's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// Runs `parcels experiment`.
+pub fn experiment(args: &ExperimentArgs) -> anyhow::Result<ExitCode> {
+    use crate::experiment::{run, ExperimentConfig};
+    let mut config = ExperimentConfig::load(&args.config)?;
+    if let Some(seed) = args.seed {
+        config.seed = seed;
+    }
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("reports").join(&config.name));
+    let rounds = (config.evaluation.folds * (config.cotraining.r + 1)) as u64;
+    let bar = progress(rounds, &config.name);
+    let counter = std::sync::atomic::AtomicU64::new(0);
+    let results = run(&config, &|msg: &str| {
+        if msg.starts_with("fold ") {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            bar.inc(1);
+        }
+        bar.set_message(format!("{}: {msg}", config.name));
+    })?;
+    bar.finish_and_clear();
+    crate::report::write_all(&results, &out)?;
+    let md = crate::report::report_md(&results);
+    let table: String = md.lines().skip_while(|l| !l.starts_with("## Error rates")).take_while(|l| !l.starts_with("## Per-class")).collect::<Vec<_>>().join("\n");
+    println!("{table}");
+    println!("reports written to {} ({:.1} s)", out.display(), results.wall_seconds);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `parcels report`: rebuilds the report files of a finished experiment from its results.json.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReportArgs {
+    /// Report directory holding results.json.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+/// Runs `parcels report`.
+pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    let results = crate::report::load(&args.dir)?;
+    crate::report::write_derived(&results, &args.dir)?;
+    println!("rebuilt the reports in {}", args.dir.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -2,17 +2,24 @@
 //! (Lee, Kan & Lai, *Stylistic and Lexical Co-training for Web Block Classification*, WIDM 2004).
 //!
 //! The pipeline, one module per stage:
-//! [`page`] (bytes → parsed page) → [`divide`] (page → fine-grained blocks) → feature tables per
-//! view ([`matrix`]) → [`boost`] (one AdaBoost.MH learner per view) → … → [`cli`].
-//! [`corpus`] turns annotations into labelled blocks.
+//! [`page`] (bytes → parsed page) → [`divide`] (page → fine-grained blocks) → [`css`] (computed
+//! styles) → [`stylistic`] and [`lexical`] (each view's features) → [`views`] (one [`matrix`]
+//! per view) → [`boost`] (one AdaBoost.MH learner per view) → [`cotrain`] (the learners teach
+//! each other) → [`experiment`] (configs, folds, baselines) → [`eval`] → [`report`].
+//! [`corpus`] turns annotations into labelled blocks; [`cli`] is the command line.
 
 pub mod boost;
 pub mod cli;
 pub mod corpus;
+pub mod cotrain;
 pub mod css;
 pub mod divide;
+pub mod eval;
+pub mod experiment;
 pub mod files;
 pub mod lexical;
 pub mod matrix;
 pub mod page;
+pub mod report;
 pub mod stylistic;
+pub mod views;

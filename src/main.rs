@@ -20,6 +20,10 @@ enum Command {
     /// Labelled corpora: import annotations, show statistics.
     #[command(subcommand)]
     Corpus(CorpusCommand),
+    /// Run a co-training experiment from a config (cross-validated) and write its reports.
+    Experiment(cli::ExperimentArgs),
+    /// Rebuild an experiment's report files from its results.json.
+    Report(cli::ReportArgs),
 }
 
 #[derive(Subcommand)]
@@ -42,6 +46,8 @@ fn main() -> ExitCode {
     let args = Cli::parse();
     let result = match &args.command {
         Command::Divide(a) => cli::divide(a),
+        Command::Experiment(a) => cli::experiment(a),
+        Command::Report(a) => cli::report(a),
         Command::Corpus(CorpusCommand::ImportL3s(a)) => cli::import_l3s(a),
         Command::Corpus(CorpusCommand::Stats(a)) => cli::corpus_stats(a),
         Command::Corpus(CorpusCommand::Init(a)) => cli::corpus_init(a),

@@ -1,0 +1,338 @@
+//! Co-training of the stylistic and the lexical learner (Blum & Mitchell 1998, as adapted by the
+//! PARCELS paper, section 6), and self-training of a single learner for comparison.
+//!
+//! Each round (paper section 6):
+//! 1. draw a fresh pool of `u` unlabelled blocks (blocks drawn once are never drawn again, and
+//!    those not chosen are not reconsidered);
+//! 2. let each learner label the pool;
+//! 3. add each learner's most confident self-labelled blocks to the shared training set, split
+//!    across classes in the proportions of the initial labelled data, `⌈k·p_c⌉` for each class
+//!    `c` with share `p_c > 0` (rounded up so rare classes still contribute, as the paper did);
+//!    the stylistic learner chooses first, and a block chosen by it is not offered to the
+//!    lexical learner in the same round;
+//! 4. retrain both learners on the grown training set.
+//!
+//! Rounds stop after `r` rounds or when the unlabelled data runs out ([`Stop`] says which).
+//! The combined classifier labels each block with the more confident view's label (ties go to
+//! the stylistic view). Everything is deterministic for a given seed: the pool order comes from
+//! a seeded `StdRng`, ties in confidence are broken by pool position.
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+use crate::boost::{AdaBoostMh, AdaBoostMhValidParams, BoostError, BoostPredictions};
+use crate::matrix::{FeatureMatrix, MatrixError};
+
+/// The same blocks seen through both views (row `i` of each matrix is the same block).
+#[derive(Debug, Clone)]
+pub struct TwoViews {
+    pub stylistic: FeatureMatrix,
+    pub lexical: FeatureMatrix,
+}
+
+impl TwoViews {
+    pub fn n_rows(&self) -> usize {
+        self.stylistic.n_rows()
+    }
+
+    pub fn select_rows(&self, rows: &[usize]) -> Result<TwoViews, MatrixError> {
+        Ok(TwoViews { stylistic: self.stylistic.select_rows(rows)?, lexical: self.lexical.select_rows(rows)? })
+    }
+
+    pub fn append(&mut self, other: &TwoViews) -> Result<(), MatrixError> {
+        self.stylistic.append(&other.stylistic)?;
+        self.lexical.append(&other.lexical)
+    }
+
+    /// Both views' features side by side: what the single-view learner sees.
+    pub fn single_view(&self) -> Result<FeatureMatrix, MatrixError> {
+        self.stylistic.hstack(&self.lexical)
+    }
+}
+
+/// Co-training parameters (the paper's `u`, `k`, `r`) and the seed of the pool order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoTrainParams {
+    /// Unlabelled blocks drawn each round.
+    pub u: usize,
+    /// Self-labelled blocks each learner adds per round (before rounding class shares up).
+    pub k: usize,
+    /// Maximum number of rounds.
+    pub rounds: usize,
+    pub seed: u64,
+}
+
+/// Why co-training stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stop {
+    /// All `r` rounds ran.
+    AllRounds,
+    /// The unlabelled data ran out after this many rounds.
+    PoolExhausted { after_round: usize },
+}
+
+/// Errors of co-training: a bad parameter, or the learner's.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CoTrainError {
+    #[error("co-training: {0}")]
+    Params(String),
+    #[error(transparent)]
+    Boost(#[from] BoostError),
+    #[error(transparent)]
+    Matrix(#[from] MatrixError),
+}
+
+impl CoTrainParams {
+    pub fn validate(&self) -> Result<(), CoTrainError> {
+        if self.u == 0 || self.k == 0 {
+            return Err(CoTrainError::Params(format!("u ({}) and k ({}) must be positive", self.u, self.k)));
+        }
+        if self.k > self.u {
+            return Err(CoTrainError::Params(format!("k ({}) cannot exceed u ({})", self.k, self.u)));
+        }
+        Ok(())
+    }
+}
+
+/// Blocks to add per class and learner each round: `⌈k·p_c⌉` for classes present in the initial
+/// labelled data, 0 for the others.
+pub fn class_quotas(labels: &[usize], n_classes: usize, k: usize) -> Vec<usize> {
+    let mut counts = vec![0usize; n_classes];
+    for &l in labels {
+        if l < n_classes {
+            counts[l] += 1;
+        }
+    }
+    let n = labels.len().max(1);
+    // Exact integer ceiling of k·count/n.
+    counts.iter().map(|&c| (k * c).div_ceil(n)).collect()
+}
+
+/// Picks, for each class, the `quota` most confident blocks the learner labelled with it, among
+/// blocks not yet taken. Returns (pool position, class) pairs and marks them taken.
+pub fn most_confident(pred: &BoostPredictions, quotas: &[usize], taken: &mut [bool]) -> Vec<(usize, usize)> {
+    let mut chosen = Vec::new();
+    for (class, &quota) in quotas.iter().enumerate() {
+        if quota == 0 {
+            continue;
+        }
+        let mut candidates: Vec<usize> = (0..pred.classes.len()).filter(|&i| pred.classes[i] == class && !taken[i]).collect();
+        candidates.sort_by(|&a, &b| pred.confidences[b].total_cmp(&pred.confidences[a]).then(a.cmp(&b)));
+        for &i in candidates.iter().take(quota) {
+            taken[i] = true;
+            chosen.push((i, class));
+        }
+    }
+    chosen
+}
+
+/// Which view labelled a block in the combined classifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum View {
+    Stylistic,
+    Lexical,
+}
+
+/// The combined classifier: each block takes the label of the more confident view.
+pub fn combine(stylistic: &BoostPredictions, lexical: &BoostPredictions) -> Vec<(usize, f64, View)> {
+    (0..stylistic.classes.len())
+        .map(|i| {
+            let (s, l) = (stylistic.confidences[i], lexical.confidences[i]);
+            if s >= l {
+                (stylistic.classes[i], s, View::Stylistic)
+            } else {
+                (lexical.classes[i], l, View::Lexical)
+            }
+        })
+        .collect()
+}
+
+/// The two learners after a round (round 0: trained on the labelled data only).
+pub struct RoundModels<'a> {
+    pub round: usize,
+    pub stylistic: &'a AdaBoostMh,
+    pub lexical: &'a AdaBoostMh,
+    /// Blocks in the training set now.
+    pub training_blocks: usize,
+}
+
+/// The result of a co-training run.
+pub struct CoTrained {
+    pub stylistic: AdaBoostMh,
+    pub lexical: AdaBoostMh,
+    pub rounds: usize,
+    pub stop: Stop,
+    /// Self-labelled blocks added in each round.
+    pub added: Vec<usize>,
+}
+
+/// Co-trains the two learners; `observe` sees the learners after round 0 and after every round.
+pub fn cotrain(
+    params: &CoTrainParams,
+    boost: (&AdaBoostMhValidParams, &AdaBoostMhValidParams),
+    train: &TwoViews,
+    targets: &[usize],
+    pool: &TwoViews,
+    n_classes: usize,
+    mut observe: impl FnMut(&RoundModels),
+) -> Result<CoTrained, CoTrainError> {
+    params.validate()?;
+    let quotas = class_quotas(targets, n_classes, params.k);
+    let mut data = train.clone();
+    let mut labels = targets.to_vec();
+    let mut stylistic = boost.0.train(&data.stylistic, &labels)?;
+    let mut lexical = boost.1.train(&data.lexical, &labels)?;
+    observe(&RoundModels { round: 0, stylistic: &stylistic, lexical: &lexical, training_blocks: labels.len() });
+    let order = pool_order(pool.n_rows(), params.seed);
+    let mut added = Vec::new();
+    let mut stop = Stop::AllRounds;
+    for round in 1..=params.rounds {
+        let start = (round - 1) * params.u;
+        if start >= order.len() {
+            stop = Stop::PoolExhausted { after_round: round - 1 };
+            break;
+        }
+        // Step 1: a fresh pool of u blocks.
+        let drawn = &order[start..(start + params.u).min(order.len())];
+        let fresh = pool.select_rows(drawn)?;
+        // Step 2: each learner labels the pool.
+        let s_pred = stylistic.predict_with_confidence(&fresh.stylistic)?;
+        let l_pred = lexical.predict_with_confidence(&fresh.lexical)?;
+        // Step 3: each learner's most confident blocks, per class quota.
+        let mut taken = vec![false; drawn.len()];
+        let mut chosen = most_confident(&s_pred, &quotas, &mut taken);
+        chosen.extend(most_confident(&l_pred, &quotas, &mut taken));
+        let rows: Vec<usize> = chosen.iter().map(|&(i, _)| i).collect();
+        data.append(&fresh.select_rows(&rows)?)?;
+        labels.extend(chosen.iter().map(|&(_, c)| c));
+        added.push(chosen.len());
+        // Step 4: retrain both learners.
+        stylistic = boost.0.train(&data.stylistic, &labels)?;
+        lexical = boost.1.train(&data.lexical, &labels)?;
+        observe(&RoundModels { round, stylistic: &stylistic, lexical: &lexical, training_blocks: labels.len() });
+        if start + params.u >= order.len() && round < params.rounds {
+            stop = Stop::PoolExhausted { after_round: round };
+            break;
+        }
+    }
+    Ok(CoTrained { rounds: added.len(), stylistic, lexical, stop, added })
+}
+
+/// Self-training of one learner with the same `u`, `k`, `r` (its own most confident blocks,
+/// same class quotas), to tell co-training's gain from plain self-labelling.
+pub fn self_train(
+    params: &CoTrainParams,
+    boost: &AdaBoostMhValidParams,
+    train: &FeatureMatrix,
+    targets: &[usize],
+    pool: &FeatureMatrix,
+    n_classes: usize,
+    mut observe: impl FnMut(usize, &AdaBoostMh),
+) -> Result<(AdaBoostMh, Stop), CoTrainError> {
+    params.validate()?;
+    let quotas = class_quotas(targets, n_classes, params.k);
+    let mut data = train.clone();
+    let mut labels = targets.to_vec();
+    let mut model = boost.train(&data, &labels)?;
+    observe(0, &model);
+    let order = pool_order(pool.n_rows(), params.seed);
+    let mut stop = Stop::AllRounds;
+    for round in 1..=params.rounds {
+        let start = (round - 1) * params.u;
+        if start >= order.len() {
+            stop = Stop::PoolExhausted { after_round: round - 1 };
+            break;
+        }
+        let drawn = &order[start..(start + params.u).min(order.len())];
+        let fresh = pool.select_rows(drawn)?;
+        let pred = model.predict_with_confidence(&fresh)?;
+        let mut taken = vec![false; drawn.len()];
+        let chosen = most_confident(&pred, &quotas, &mut taken);
+        let rows: Vec<usize> = chosen.iter().map(|&(i, _)| i).collect();
+        data.append(&fresh.select_rows(&rows)?)?;
+        labels.extend(chosen.iter().map(|&(_, c)| c));
+        model = boost.train(&data, &labels)?;
+        observe(round, &model);
+        if start + params.u >= order.len() && round < params.rounds {
+            stop = Stop::PoolExhausted { after_round: round };
+            break;
+        }
+    }
+    Ok((model, stop))
+}
+
+/// The order in which pool blocks are drawn: a seeded shuffle.
+fn pool_order(n: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::boost::AdaBoostMhParams;
+    use linfa::ParamGuard;
+    use ndarray::Array2;
+
+    #[test]
+    fn quotas_round_fractional_shares_up() {
+        // 100 labelled blocks: 70 / 25 / 5 / 0 with k = 20 → 14, 5, 1, 0.
+        let mut labels = vec![0; 70];
+        labels.extend(vec![1; 25]);
+        labels.extend(vec![2; 5]);
+        assert_eq!(class_quotas(&labels, 4, 20), [14, 5, 1, 0]);
+        // 3 blocks, one per class, k = 4: 4/3 rounds up to 2 each (6 > k, as in the paper).
+        assert_eq!(class_quotas(&[0, 1, 2], 3, 4), [2, 2, 2]);
+    }
+
+    #[test]
+    fn most_confident_respects_quotas_and_taken_blocks() {
+        let pred = BoostPredictions {
+            classes: ndarray::arr1(&[0, 0, 1, 0, 1]),
+            confidences: ndarray::arr1(&[0.9, 0.5, 0.8, 0.95, 0.7]),
+            scores: Array2::zeros((5, 2)),
+        };
+        let mut taken = vec![false, false, false, true, false];
+        let chosen = most_confident(&pred, &[1, 2], &mut taken);
+        assert_eq!(chosen, [(0, 0), (2, 1), (4, 1)]);
+        assert_eq!(taken, [true, false, true, true, true]);
+    }
+
+    fn toy(n: usize, offset: f64) -> (TwoViews, Vec<usize>) {
+        // Class = which half of [0, 1) the first feature of either view falls in.
+        let x: Vec<f64> = (0..n).map(|i| ((i as f64 * 0.618_033 + offset) % 1.0)).collect();
+        let y: Vec<usize> = x.iter().map(|&v| usize::from(v >= 0.5)).collect();
+        let s = Array2::from_shape_fn((n, 2), |(i, j)| if j == 0 { x[i] } else { (i % 7) as f64 });
+        let l = Array2::from_shape_fn((n, 1), |(i, _)| x[i] + 0.01);
+        (TwoViews { stylistic: FeatureMatrix::from_dense(s), lexical: FeatureMatrix::from_dense(l) }, y)
+    }
+
+    #[test]
+    fn cotraining_draws_fresh_pools_and_stops_when_they_run_out() {
+        let (train, y) = toy(20, 0.1);
+        let (pool, _) = toy(50, 0.3);
+        let boost = AdaBoostMhParams::new().n_rounds(5).n_classes(Some(2)).check().unwrap();
+        let params = CoTrainParams { u: 20, k: 4, rounds: 10, seed: 7 };
+        let mut seen = Vec::new();
+        let out = cotrain(&params, (&boost, &boost), &train, &y, &pool, 2, |r| seen.push((r.round, r.training_blocks))).unwrap();
+        // 50 pool blocks in pools of 20: rounds 1-3 (the third pool has 10 blocks), then exhausted.
+        assert_eq!(out.stop, Stop::PoolExhausted { after_round: 3 });
+        assert_eq!(out.rounds, 3);
+        // Each learner adds up to ⌈4·p_c⌉ blocks of each class a round.
+        let per_learner: usize = class_quotas(&y, 2, 4).iter().sum();
+        assert!(per_learner >= 4);
+        assert!(out.added.iter().all(|&a| a <= 2 * per_learner && a > 0), "{:?}", out.added);
+        assert_eq!(seen[0], (0, 20));
+        assert_eq!(seen.last().unwrap().1, 20 + out.added.iter().sum::<usize>());
+        // Same seed, same run.
+        let again = cotrain(&params, (&boost, &boost), &train, &y, &pool, 2, |_| {}).unwrap();
+        assert_eq!(again.added, out.added);
+        let bad = CoTrainParams { k: 30, ..params };
+        assert!(matches!(cotrain(&bad, (&boost, &boost), &train, &y, &pool, 2, |_| {}), Err(CoTrainError::Params(_))));
+    }
+}

@@ -1,0 +1,333 @@
+//! Reports: the files an experiment leaves in `reports/<experiment>/`, all derived from
+//! `results.json` (so `parcels report DIR` can rebuild them).
+//!
+//! - `results.json`: everything ([`ExperimentResults`]);
+//! - `curves.csv`: error rate per round for each learner, mean over folds and per fold;
+//! - `per-class.csv`: precision, recall, F1 and support per label, for each learner at round 0,
+//!   round 1 and the last round (the paper's Table 3), pooled over folds;
+//! - `confusion-<learner>.csv`: confusion matrices at the last round, pooled over folds;
+//! - `error-curve.svg`: error rate against co-training round (the paper's Figure 4), with the
+//!   spread over folds;
+//! - `report.md`: configuration, corpus, the curve, the per-class table, the relative error
+//!   reductions the paper reports, and the paper's own figures for orientation.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use crate::eval::{self, ClassMetrics};
+use crate::experiment::{ExperimentResults, COMBINED, LEXICAL, MAJORITY, SAMME, SELF_TRAINING, SINGLE_VIEW, STYLISTIC};
+use crate::files::write_atomic;
+
+/// Learners in the order reports show them.
+pub const LEARNERS: &[&str] = &[LEXICAL, STYLISTIC, COMBINED, SINGLE_VIEW, SELF_TRAINING, MAJORITY, SAMME];
+
+/// Why a report could not be written or read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReportError {
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+}
+
+fn file_err(path: &Path, e: impl std::fmt::Display) -> ReportError {
+    ReportError::File { path: path.display().to_string(), message: e.to_string() }
+}
+
+/// The number of rounds shown: the longest co-training run over folds (a fold that stopped early
+/// keeps its last value).
+pub fn n_rounds(results: &ExperimentResults) -> usize {
+    results.folds.iter().flat_map(|f| f.errors.values().map(Vec::len)).max().unwrap_or(1)
+}
+
+/// Error of `learner` in `fold` at `round` (the last available round if the fold stopped
+/// earlier; constant learners have one value).
+fn error_at(results: &ExperimentResults, fold: usize, learner: &str, round: usize) -> Option<f64> {
+    let e = results.folds[fold].errors.get(learner)?;
+    e.get(round.min(e.len().checked_sub(1)?)).copied()
+}
+
+/// Mean over folds of `learner`'s error at each round.
+pub fn mean_curve(results: &ExperimentResults, learner: &str) -> Vec<f64> {
+    (0..n_rounds(results))
+        .map(|r| {
+            let v: Vec<f64> = (0..results.folds.len()).filter_map(|f| error_at(results, f, learner, r)).collect();
+            if v.is_empty() {
+                f64::NAN
+            } else {
+                v.iter().sum::<f64>() / v.len() as f64
+            }
+        })
+        .collect()
+}
+
+/// Gold and predicted labels of `learner` at `round`, pooled over folds.
+fn pooled(results: &ExperimentResults, learner: &str, round: usize) -> Option<(Vec<usize>, Vec<usize>)> {
+    let mut gold = Vec::new();
+    let mut pred = Vec::new();
+    for f in &results.folds {
+        let rounds = f.predictions.get(learner)?;
+        let p = rounds.get(round.min(rounds.len().checked_sub(1)?))?;
+        gold.extend_from_slice(&f.gold);
+        pred.extend_from_slice(p);
+    }
+    Some((gold, pred))
+}
+
+/// Per-class metrics of `learner` at `round`, pooled over folds.
+pub fn per_class(results: &ExperimentResults, learner: &str, round: usize) -> Option<Vec<ClassMetrics>> {
+    let (g, p) = pooled(results, learner, round)?;
+    let m = eval::confusion(&g, &p, results.report_classes.len());
+    Some(eval::per_class(&m, &results.report_classes))
+}
+
+/// Writes every report file into `dir`.
+pub fn write_all(results: &ExperimentResults, dir: &Path) -> Result<(), ReportError> {
+    let json = serde_json::to_string_pretty(results).map_err(|e| file_err(dir, e))?;
+    write_atomic(&dir.join("results.json"), json.as_bytes()).map_err(|e| file_err(&dir.join("results.json"), e))?;
+    write_derived(results, dir)
+}
+
+/// Writes the files derived from the results (everything but `results.json`).
+pub fn write_derived(results: &ExperimentResults, dir: &Path) -> Result<(), ReportError> {
+    let put = |name: &str, text: String| write_atomic(&dir.join(name), text.as_bytes()).map_err(|e| file_err(&dir.join(name), e));
+    put("curves.csv", curves_csv(results))?;
+    put("per-class.csv", per_class_csv(results))?;
+    for learner in [COMBINED, SINGLE_VIEW, LEXICAL, STYLISTIC] {
+        if let Some(csv) = confusion_csv(results, learner) {
+            put(&format!("confusion-{learner}.csv"), csv)?;
+        }
+    }
+    let svg = error_curve_svg(results).map_err(|e| file_err(&dir.join("error-curve.svg"), e))?;
+    put("error-curve.svg", svg)?;
+    put("report.md", report_md(results))
+}
+
+/// Reads `results.json` from a report directory.
+pub fn load(dir: &Path) -> Result<ExperimentResults, ReportError> {
+    let path = dir.join("results.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| file_err(&path, e))?;
+    serde_json::from_str(&text).map_err(|e| file_err(&path, e))
+}
+
+fn curves_csv(results: &ExperimentResults) -> String {
+    let folds = results.folds.len();
+    let mut out = String::from("learner,round,mean");
+    for f in 0..folds {
+        let _ = write!(out, ",fold{f}");
+    }
+    out.push('\n');
+    for learner in LEARNERS {
+        if !results.folds.iter().any(|f| f.errors.contains_key(*learner)) {
+            continue;
+        }
+        let mean = mean_curve(results, learner);
+        for (r, m) in mean.iter().enumerate() {
+            let _ = write!(out, "{learner},{r},{m:.6}");
+            for f in 0..folds {
+                let _ = write!(out, ",{}", error_at(results, f, learner, r).map_or(String::new(), |e| format!("{e:.6}")));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn snapshot_rounds(results: &ExperimentResults) -> Vec<usize> {
+    let last = n_rounds(results).saturating_sub(1);
+    let mut r = vec![0, 1.min(last), last];
+    r.dedup();
+    r
+}
+
+fn per_class_csv(results: &ExperimentResults) -> String {
+    let mut out = String::from("learner,round,label,precision,recall,f1,support\n");
+    for learner in LEARNERS {
+        for round in snapshot_rounds(results) {
+            let Some(rows) = per_class(results, learner, round) else { continue };
+            for m in rows {
+                let _ = writeln!(out, "{learner},{round},{},{:.4},{:.4},{:.4},{}", m.label, m.precision, m.recall, m.f1, m.support);
+            }
+        }
+    }
+    out
+}
+
+fn confusion_csv(results: &ExperimentResults, learner: &str) -> Option<String> {
+    let (g, p) = pooled(results, learner, n_rounds(results).saturating_sub(1))?;
+    let m = eval::confusion(&g, &p, results.report_classes.len());
+    let mut out = String::from("gold\\predicted");
+    for c in &results.report_classes {
+        let _ = write!(out, ",{c}");
+    }
+    out.push('\n');
+    for (c, row) in results.report_classes.iter().zip(&m) {
+        let _ = write!(out, "{c}");
+        for v in row {
+            let _ = write!(out, ",{v}");
+        }
+        out.push('\n');
+    }
+    Some(out)
+}
+
+const COLORS: &[RGBColor] = &[
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(127, 127, 127),
+    RGBColor(140, 86, 75),
+];
+
+/// The error curves as SVG: mean per learner with the min–max spread over folds.
+pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
+    let rounds = n_rounds(results);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let max_err = LEARNERS
+            .iter()
+            .flat_map(|l| (0..results.folds.len()).flat_map(move |f| (0..rounds).filter_map(move |r| error_at(results, f, l, r))))
+            .fold(0.0f64, f64::max)
+            .max(0.05);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(format!("{}: error rate per co-training round", results.config.name), ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(55)
+            .build_cartesian_2d(0f64..(rounds.max(2) - 1) as f64, 0f64..(max_err * 1.1).min(1.0))
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("co-training round")
+            .y_desc("error rate")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (i, learner) in LEARNERS.iter().enumerate() {
+            if !results.folds.iter().any(|f| f.errors.contains_key(*learner)) {
+                continue;
+            }
+            let color = COLORS[i % COLORS.len()];
+            let mean = mean_curve(results, learner);
+            let spread: Vec<(f64, f64, f64)> = (0..rounds)
+                .map(|r| {
+                    let v: Vec<f64> = (0..results.folds.len()).filter_map(|f| error_at(results, f, learner, r)).collect();
+                    (r as f64, v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+                })
+                .collect();
+            let band: Vec<(f64, f64)> =
+                spread.iter().map(|&(x, lo, _)| (x, lo)).chain(spread.iter().rev().map(|&(x, _, hi)| (x, hi))).collect();
+            chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.12)))).map_err(|e| e.to_string())?;
+            chart
+                .draw_series(LineSeries::new(mean.iter().enumerate().map(|(r, &e)| (r as f64, e)), color.stroke_width(2)))
+                .map_err(|e| e.to_string())?
+                .label(*learner)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+/// Relative error reduction from `a` to `b` (positive: `b` is better).
+fn reduction(a: f64, b: f64) -> f64 {
+    if a == 0.0 {
+        0.0
+    } else {
+        (a - b) / a
+    }
+}
+
+/// The paper's own figures (section 7), for orientation next to ours.
+const PAPER_FIGURES: &str = "\
+| experiment (paper) | majority | single-view | lexical r0 | stylistic r0 | combined r0 | reductions |
+|---|---|---|---|---|---|---|
+| 7.1 basic, 17 labels, u=300 k=20 r=20 | 70.6% | 35.0% | 33.2% | 32.5% | 38.4% | lexical 35.8%, stylistic 6.1%, combined 34.8%; combined vs single-view 28.5% |
+| 7.2 XHTML/CSS, u=70 k=10 r=9 | 83.4% | 33.3% | 39.5% | 39.7% | 42.3% | co-training did not beat single-view |
+| 7.3 Song 3-level, coarse blocks, u=40 k=4 r=20 | 34.1% | 19.5% | | | 21.1% → 17.6% | no clear gain |
+";
+
+/// The Markdown report.
+pub fn report_md(results: &ExperimentResults) -> String {
+    let c = &results.config;
+    let last = n_rounds(results).saturating_sub(1);
+    let mut out = format!("# {}\n\n{}\n\n", c.name, c.description);
+    let _ = writeln!(
+        out,
+        "Labelled: {} blocks on {} pages from {} sites ({} blocks without a majority label left out). Unlabelled pool: {} blocks on {} pages. \
+         Scheme {} (reported as {}), u = {}, k = {}, r = {}, {} folds split by {:?}, seed {}. Boosting rounds: {:?}. \
+         Wall time {:.1} s, peak memory {}.\n",
+        results.labelled_blocks,
+        results.labelled_pages,
+        results.labelled_sites,
+        results.unlabelled_blocks_left_out,
+        results.pool_blocks,
+        results.pool_pages,
+        c.corpus.scheme,
+        c.corpus.report_scheme.as_deref().unwrap_or(&c.corpus.scheme),
+        c.cotraining.u,
+        c.cotraining.k,
+        c.cotraining.r,
+        c.evaluation.folds,
+        c.evaluation.split,
+        c.seed,
+        c.boosting.rounds,
+        results.wall_seconds,
+        results.peak_memory_mb.map_or("unknown".to_string(), |m| format!("{m:.0} MB"))
+    );
+    let stops: Vec<String> = results.folds.iter().map(|f| format!("fold {}: {:?}", f.fold, f.stop)).collect();
+    let _ = writeln!(out, "Co-training stopped: {}.\n", stops.join("; "));
+    out.push_str("## Class distribution (training scheme)\n\n| label | blocks | share |\n|---|---:|---:|\n");
+    let total: usize = results.class_counts.iter().sum();
+    let mut rows: Vec<(&String, usize)> = results.classes.iter().zip(results.class_counts.iter().copied()).collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1));
+    for (l, n) in rows {
+        let _ = writeln!(out, "| {l} | {n} | {:.1}% |", 100.0 * n as f64 / total.max(1) as f64);
+    }
+    out.push_str("\n## Error rates (mean over folds, held-out blocks)\n\n![error curve](error-curve.svg)\n\n| learner | round 0 | round 1 | last round |\n|---|---:|---:|---:|\n");
+    for learner in LEARNERS {
+        let m = mean_curve(results, learner);
+        if m.iter().all(|v| v.is_nan()) || !results.folds.iter().any(|f| f.errors.contains_key(*learner)) {
+            continue;
+        }
+        let at = |r: usize| m.get(r.min(m.len() - 1)).copied().unwrap_or(f64::NAN);
+        let _ = writeln!(out, "| {learner} | {:.1}% | {:.1}% | {:.1}% |", 100.0 * at(0), 100.0 * at(1), 100.0 * at(last));
+    }
+    let mean_at = |l: &str, r: usize| {
+        let m = mean_curve(results, l);
+        m.get(r.min(m.len().saturating_sub(1))).copied().unwrap_or(f64::NAN)
+    };
+    let _ = writeln!(
+        out,
+        "\nRelative error reduction from round 0 to round {last}: lexical {:.1}%, stylistic {:.1}%, combined {:.1}%, self-training {:.1}%. \
+         Combined at round {last} against the single-view learner: {:.1}%.\n",
+        100.0 * reduction(mean_at(LEXICAL, 0), mean_at(LEXICAL, last)),
+        100.0 * reduction(mean_at(STYLISTIC, 0), mean_at(STYLISTIC, last)),
+        100.0 * reduction(mean_at(COMBINED, 0), mean_at(COMBINED, last)),
+        100.0 * reduction(mean_at(SELF_TRAINING, 0), mean_at(SELF_TRAINING, last)),
+        100.0 * reduction(mean_at(SINGLE_VIEW, 0), mean_at(COMBINED, last)),
+    );
+    out.push_str("## Per-class F1 of the combined classifier (pooled over folds)\n\n| label | support | F1 round 1 | F1 last round |\n|---|---:|---:|---:|\n");
+    if let (Some(first), Some(end)) = (per_class(results, COMBINED, 1.min(last)), per_class(results, COMBINED, last)) {
+        let mut rows: Vec<(&ClassMetrics, &ClassMetrics)> = first.iter().zip(&end).collect();
+        rows.sort_by(|a, b| b.0.support.cmp(&a.0.support));
+        for (a, b) in rows {
+            let _ = writeln!(out, "| {} | {} | {:.3} | {:.3} |", a.label, a.support, a.f1, b.f1);
+        }
+    }
+    out.push_str("\n## The paper's figures, for orientation\n\n");
+    out.push_str(PAPER_FIGURES);
+    out.push_str("\nOther files: `results.json` (everything), `curves.csv`, `per-class.csv`, `confusion-*.csv`. Rebuild them with `parcels report <this directory>`.\n");
+    out
+}

@@ -4,6 +4,7 @@
 //! The pipeline, one module per stage:
 //! [`page`] (bytes → parsed page) → [`divide`] (page → fine-grained blocks) → … → [`cli`].
 
+pub mod annotate;
 pub mod cli;
 pub mod corpus;
 pub mod divide;

@@ -20,6 +20,8 @@ enum Command {
     /// Labelled corpora: import annotations, show statistics.
     #[command(subcommand)]
     Corpus(CorpusCommand),
+    /// Label the blocks of a corpus's pages in a browser (a local server on 127.0.0.1).
+    Annotate(parcels::annotate::AnnotateArgs),
 }
 
 #[derive(Subcommand)]
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
         Command::Divide(a) => cli::divide(a),
         Command::Corpus(CorpusCommand::ImportL3s(a)) => cli::import_l3s(a),
         Command::Corpus(CorpusCommand::Stats(a)) => cli::corpus_stats(a),
+        Command::Annotate(a) => parcels::annotate::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,7 +1,8 @@
 //! The annotator end to end in a real browser: `parcels annotate` on a temporary corpus of three
 //! pages from `tests/pages/`, driven by Debian's headless Chromium through chromedriver (W3C
-//! WebDriver, a small client over `std::net` below). Blocks are labelled by clicking and by
-//! keyboard navigation, the unlabelled filter skips labelled blocks, the person moves to the
+//! WebDriver, a small client over `std::net` below). Blocks are labelled by clicking a block
+//! then pressing a label's key, by clicking the legend, by keyboard navigation; a label is
+//! cleared; links inside blocks do not navigate; the unlabelled filter skips labelled blocks, the person moves to the
 //! next page, and the label files on disk are checked: labels, spans exactly covering the
 //! blocks' characters, provenance `hand`.
 //!
@@ -24,6 +25,8 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const WAIT: Duration = Duration::from_secs(15);
 /// W3C WebDriver's key for element references.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+/// W3C WebDriver's key for shadow root references.
+const SHADOW: &str = "shadow-6066-11e4-a52e-4f735466cecf";
 /// W3C WebDriver key codes.
 const ARROW_UP: &str = "\u{E013}";
 const ARROW_DOWN: &str = "\u{E015}";
@@ -173,6 +176,16 @@ impl Browser {
         self.call("POST", &format!("/element/{e}/click"), Some(json!({})));
     }
 
+    /// Clicks an element of the toolbar, which lives in a shadow root.
+    fn click_in_toolbar(&self, css: &str) {
+        let host = self.wait_for("#parcels-toolbar");
+        let shadow = self.call("GET", &format!("/element/{host}/shadow"), None);
+        let shadow = shadow[SHADOW].as_str().expect("toolbar shadow root");
+        let found = self.call("POST", &format!("/shadow/{shadow}/element"), Some(json!({"using": "css selector", "value": css})));
+        let e = found[ELEMENT].as_str().unwrap_or_else(|| panic!("{css} not in the toolbar"));
+        self.call("POST", &format!("/element/{e}/click"), Some(json!({})));
+    }
+
     /// Presses and releases each key in turn (W3C actions).
     fn keys(&self, keys: &[&str]) {
         let actions: Vec<Value> = keys.iter().flat_map(|k| [json!({"type": "keyDown", "value": k}), json!({"type": "keyUp", "value": k})]).collect();
@@ -276,30 +289,33 @@ fn label_pages_in_a_headless_browser() {
     browser.click("a[href=\"/jobs\"]");
     browser.settled(0, 2);
     assert!(browser.url().ends_with("/page/0"), "a click followed a link: {}", browser.url());
+    // The legend labels the selected block (the navigation) and moves on to the headline.
+    browser.click_in_toolbar("button[data-label=\"site-nav\"]");
+    browser.settled(1, 3);
     // Click + key; the key moves on to the next block, where keys go on labelling.
     browser.click(".parcels-block[data-block=\"3\"]");
     browser.keys(&["t"]);
-    browser.settled(1, 4);
+    browser.settled(2, 4);
     browser.keys(&["p"]);
-    browser.settled(2, 5);
+    browser.settled(3, 5);
     // Keyboard navigation: skip the dateline, label the paragraph.
     browser.keys(&[ARROW_DOWN, "m"]);
-    browser.settled(3, 7);
+    browser.settled(4, 7);
     // Label "Costs", go back to it and clear it.
     browser.keys(&["h"]);
-    browser.settled(4, 8);
+    browser.settled(5, 8);
     browser.keys(&[ARROW_UP, BACKSPACE]);
-    browser.settled(5, 7);
+    browser.settled(6, 7);
     // The unlabelled filter: from the headline, down skips the labelled byline (4) to the
     // dateline (5); after labelling it, the labelled paragraph (6) is skipped too.
     browser.keys(&["u"]);
     browser.wait_for("html[data-parcels-filter=\"1\"]");
     browser.click(".parcels-block[data-block=\"3\"]");
-    browser.settled(5, 3);
+    browser.settled(6, 3);
     browser.keys(&[ARROW_DOWN]);
-    browser.settled(5, 5);
+    browser.settled(6, 5);
     browser.keys(&["d"]);
-    browser.settled(6, 7);
+    browser.settled(7, 7);
     // The next page keeps the filter; the first unlabelled block is its headline.
     browser.keys(&["]"]);
     browser.wait_for("html[data-parcels-ready=\"1\"][data-parcels-filter=\"1\"][data-parcels-saved=\"0\"]");
@@ -309,7 +325,7 @@ fn label_pages_in_a_headless_browser() {
 
     let got = labels_on_disk(&labels.join("layers.json"), &corpus.join("layers.html"));
     let want: Vec<(usize, String)> =
-        [(3, "title"), (4, "reporter"), (5, "date"), (6, "main-content")].iter().map(|(b, l)| (*b, l.to_string())).collect();
+        [(2, "site-nav"), (3, "title"), (4, "reporter"), (5, "date"), (6, "main-content")].iter().map(|(b, l)| (*b, l.to_string())).collect();
     assert_eq!(got, want);
     assert_eq!(labels_on_disk(&labels.join("linear.json"), &corpus.join("linear.html")), [(0, "title".to_string())]);
     assert!(!labels.join("table.json").exists(), "an unvisited page got a label file");

@@ -21,7 +21,7 @@ use crate::divide::{Divider, Division};
 use crate::page::{LoadOptions, Page};
 
 /// The annotator's script and style, compiled in.
-const SCRIPT: &str = include_str!("assets/annotator.js");
+pub(super) const SCRIPT: &str = include_str!("assets/annotator.js");
 const STYLE: &str = include_str!("assets/annotator.css");
 
 /// Largest request body accepted: a label request is under 100 bytes.

@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn refuses_malformed_and_oversized_requests() {
-        assert_eq!(parse("").unwrap().is_none(), true);
+        assert!(parse("").unwrap().is_none());
         assert_eq!(parse("GET\r\n\r\n").unwrap_err(), 400);
         assert_eq!(parse("GET http://x/ HTTP/1.1\r\n\r\n").unwrap_err(), 400);
         assert_eq!(parse("POST /api/label HTTP/1.1\r\nContent-Length: 99999\r\n\r\n").unwrap_err(), 413);

@@ -191,6 +191,7 @@ fn the_view_runs_only_the_annotators_script() {
     // One executable script, carrying the nonce; the data block is JSON, not code.
     assert_eq!(html.matches("<script nonce=").count(), 1);
     assert_eq!(html.matches("<script").count(), 2);
+    assert!(!super::app::SCRIPT.to_ascii_lowercase().contains("</script"), "the script would end its own element");
     assert!(html.contains("data-block=\"2\""));
     let list = a.handle(&get("/")).text();
     assert!(list.contains("0 / 3"), "{list}");

@@ -20,7 +20,7 @@
     var byName = {}, byKey = {};
     D.labels.forEach(function (l) { byName[l.name] = l; byKey[l.key] = l; });
     var filter = /[?&]unlabelled=1\b/.test(location.search);
-    var current = -1, saved = 0, queue = Promise.resolve();
+    var current = -1, saved = 0, pending = 0, queue = Promise.resolve();
 
     // Every element of a block: a block with several leaves has several wrappers.
     var parts = [];
@@ -176,6 +176,7 @@
       paint(id);
       refresh();
       say('saving…');
+      pending += 1;
       queue = queue.then(function () { return send(id, name, before); });
       if (name) step(1);
     }
@@ -188,14 +189,20 @@
       }).then(function (r) {
         return r.json().then(function (body) {
           if (!r.ok) throw new Error(body.error || ('HTTP ' + r.status));
-          body.blocks.forEach(function (b, i) {
-            if (i < n) { labels[i] = b.label; mixed[i] = b.mixed; paint(i); }
-          });
+          pending -= 1;
+          // The server's labels are the truth, but while later changes are on their way they
+          // would undo those changes on screen: take them with the last answer.
+          if (pending === 0) {
+            body.blocks.forEach(function (b, i) {
+              if (i < n) { labels[i] = b.label; mixed[i] = b.mixed; paint(i); }
+            });
+          }
           saved += 1;
           say('saved (' + body.labelled + ' / ' + body.total + ')');
           refresh();
         });
       }).catch(function (e) {
+        pending = Math.max(0, pending - 1);
         labels[id] = before;
         paint(id);
         refresh();

@@ -1,10 +1,10 @@
 //! The annotator end to end in a real browser: `parcels annotate` on a temporary corpus of three
 //! pages from `tests/pages/`, driven by Debian's headless Chromium through chromedriver (W3C
 //! WebDriver, a small client over `std::net` below). Blocks are labelled by clicking a block
-//! then pressing a label's key, by clicking the legend, by keyboard navigation; a label is
-//! cleared; links inside blocks do not navigate; the unlabelled filter skips labelled blocks, the person moves to the
-//! next page, and the label files on disk are checked: labels, spans exactly covering the
-//! blocks' characters, provenance `hand`.
+//! then pressing a label's key, by clicking the legend, and by keyboard navigation; a label is
+//! cleared; links inside blocks do not navigate; the unlabelled filter skips labelled blocks;
+//! the person moves to the next page. Then the server is killed (SIGKILL) and the label files
+//! on disk are checked: labels, spans exactly covering the blocks' characters, provenance `hand`.
 //!
 //! Without chromedriver the test is skipped with a message, except in CI (`CI` set), where that
 //! is a failure: `.ci/run` installs `chromium` and `chromium-driver`.
@@ -270,9 +270,9 @@ fn label_pages_in_a_headless_browser() {
     for name in ["layers.html", "linear.html", "table.html"] {
         std::fs::copy(pages.join(name), corpus.join(name)).expect("copy page");
     }
-    let (_server, base) = start_server(&corpus, &labels);
+    let (server, base) = start_server(&corpus, &labels);
     let driver_port = free_port();
-    let _driver = Killed(
+    let driver = Killed(
         Command::new(CHROMEDRIVER)
             .arg(format!("--port={driver_port}"))
             .stdout(Stdio::null())
@@ -322,6 +322,10 @@ fn label_pages_in_a_headless_browser() {
     assert!(browser.url().contains("/page/1"), "not on the next page: {}", browser.url());
     browser.keys(&[ARROW_DOWN, "t"]);
     browser.settled(1, 1);
+    // Every change is on disk already: kill everything before reading the files.
+    drop(browser);
+    drop(driver);
+    drop(server);
 
     let got = labels_on_disk(&labels.join("layers.json"), &corpus.join("layers.html"));
     let want: Vec<(usize, String)> =

@@ -77,6 +77,9 @@ pub struct PageEntry {
 
 /// Runs `parcels annotate` until the process is killed.
 pub fn run(args: &AnnotateArgs) -> anyhow::Result<ExitCode> {
+    if LabelScheme::built_in(&args.scheme).is_none() && !Path::new(&args.scheme).is_file() {
+        bail!("--scheme {}: neither a built-in scheme (parcels-17, l3s-gn1, song-3level, binary) nor a scheme file", args.scheme);
+    }
     let scheme = LabelScheme::resolve(&args.scheme)?;
     let divider = match &args.divider {
         Some(p) => Divider::new(DividerConfig::load(p)?),

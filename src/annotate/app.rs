@@ -307,9 +307,14 @@ impl Annotator {
     fn csp(&self) -> String {
         format!(
             "default-src 'none'; script-src 'nonce-{}'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
-             font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+             font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'",
             self.nonce
         )
+    }
+
+    /// The CSP header: the same, and no framing by other pages (a `<meta>` CSP cannot say that).
+    fn csp_header(&self) -> String {
+        format!("{}; frame-ancestors 'none'", self.csp())
     }
 
     /// `GET /page/N`: the page with its blocks coloured by label, and the annotator's script.
@@ -336,7 +341,7 @@ impl Annotator {
         let styles = |id: usize| self.block_style(id, gold.get(id));
         let csp = self.csp();
         let opts = ViewOptions { head_extra: &head, csp: &csp, styles: Some(&styles) };
-        Response::html(200, view::render(&opened.page, &opened.division, &opts), csp)
+        Response::html(200, view::render(&opened.page, &opened.division, &opts), self.csp_header())
     }
 
     fn block_style(&self, id: usize, gold: Option<&BlockLabel>) -> BlockStyle {
@@ -383,7 +388,7 @@ impl Annotator {
             let _ = write!(body, " · <a href=\"/page/{}\">next page</a>", index + 1);
         }
         body.push_str("</p></body></html>");
-        Response::html(r.status, body, self.csp())
+        Response::html(r.status, body, self.csp_header())
     }
 
     /// `GET /`: every page with its progress (labelled blocks / blocks) or its problem.
@@ -421,7 +426,7 @@ impl Annotator {
             n = self.pages.len(),
             scheme = escape_html(&self.scheme.name),
         );
-        Response::html(200, body, self.csp())
+        Response::html(200, body, self.csp_header())
     }
 
     fn count(&self, index: usize) -> Progress {

@@ -19,7 +19,7 @@ impl Fixture {
         let _ = std::fs::remove_dir_all(&dir);
         let corpus = dir.join("news");
         std::fs::create_dir_all(corpus.join("sub")).unwrap();
-        std::fs::write(corpus.join("a.html"), "<html><head><meta http-equiv=\"refresh\" content=\"0;url=http://x\"><script>alert(1)</script></head><body><h1>Headline</h1><p>Body text</p><p onclick=\"x()\">Footer</p></body></html>").unwrap();
+        std::fs::write(corpus.join("a.html"), "<html><head><meta http-equiv=\"refresh\" content=\"0;url=http://x\"><base href=\"http://x/\"><meta http-equiv=\"Content-Security-Policy\" content=\"script-src 'none'\"><script>alert(1)</script></head><body><h1>Headline</h1><p>Body text</p><p onclick=\"x()\">Footer</p></body></html>").unwrap();
         std::fs::write(corpus.join("sub/b.htm"), "<p>One</p><p>Two</p>").unwrap();
         Fixture { dir }
     }
@@ -188,6 +188,9 @@ fn the_view_runs_only_the_annotators_script() {
     let csp = r.csp.clone().unwrap();
     assert!(csp.contains("default-src 'none'") && csp.contains("script-src 'nonce-"), "{csp}");
     assert!(!html.contains("alert(1)") && !html.contains("onclick") && !html.contains("http-equiv=\"refresh"), "{html}");
+    // No base URL, and no CSP of the page's own that could block the annotator.
+    assert!(!html.contains("<base") && !html.contains("script-src 'none'"), "{html}");
+    assert_eq!(html.matches("Content-Security-Policy").count(), 1);
     // One executable script, carrying the nonce; the data block is JSON, not code.
     assert_eq!(html.matches("<script nonce=").count(), 1);
     assert_eq!(html.matches("<script").count(), 2);

@@ -41,8 +41,11 @@
     };
 
     // --- toolbar -----------------------------------------------------------------------------
-    var host = document.createElement('div');
+    // A custom element under <html>, its style reset inline with !important: the page's style
+    // sheets cannot hide it, and a transformed <body> cannot move it.
+    var host = document.createElement('parcels-toolbar');
     host.id = 'parcels-toolbar';
+    host.setAttribute('style', 'all:initial !important;display:block !important');
     var shadow = host.attachShadow({ mode: 'open' });
     var css = document.getElementById('parcels-style');
     var style = document.createElement('style');
@@ -91,7 +94,7 @@
     var help = el('div', 'row help');
     help.textContent = helpText();
     [row1, row2, legend, help].forEach(function (e) { bar.appendChild(e); });
-    document.body.appendChild(host);
+    root.appendChild(host);
 
     function helpText() {
       var groups = { next: [], prev: [], clear: [], nextPage: [], prevPage: [], filter: [] };

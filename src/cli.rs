@@ -362,3 +362,207 @@ pub fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
     bar.set_message(what.to_string());
     bar
 }
+
+/// `parcels corpus init`: label files for the pages of a manifest, empty or seeded from another
+/// set through a partial (exact) mapping.
+#[derive(Debug, Clone, clap::Args)]
+pub struct InitArgs {
+    /// Manifest: one `page-in-corpus<TAB>site` per line (`#` comments allowed).
+    #[arg(value_name = "MANIFEST")]
+    pub manifest: PathBuf,
+    /// Corpus name: the directory under the corpora root that holds the pages.
+    #[arg(long, value_name = "NAME")]
+    pub corpus: String,
+    /// Where the label files go.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Label scheme of the new files.
+    #[arg(long, default_value = "parcels-17", value_name = "SCHEME")]
+    pub scheme: String,
+    /// Seed from the label files in this directory (same file names) ...
+    #[arg(long, value_name = "DIR", requires = "mapping")]
+    pub seed_from: Option<PathBuf>,
+    /// ... through this partial mapping (built-in name or TOML file).
+    #[arg(long, value_name = "MAPPING", requires = "seed_from")]
+    pub mapping: Option<String>,
+    #[arg(long, default_value = crate::corpus::DEFAULT_CORPORA, value_name = "DIR")]
+    pub corpora: PathBuf,
+}
+
+/// Runs `parcels corpus init`. Existing label files are never overwritten.
+pub fn corpus_init(args: &InitArgs) -> anyhow::Result<ExitCode> {
+    use crate::corpus::{editing, LabelFile, LabelScheme, SchemeMapping};
+    let scheme = LabelScheme::resolve(&args.scheme)?;
+    let text = std::fs::read_to_string(&args.manifest).with_context(|| format!("{}: cannot read", args.manifest.display()))?;
+    let divider = Divider::default();
+    let mut created = 0;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (page_in_corpus, site) = match line.split_once('\t') {
+            Some((p, s)) => (p.trim(), Some(s.trim().to_string())),
+            None => (line, None),
+        };
+        let stem = Path::new(page_in_corpus).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let out = args.out.join(format!("{stem}.json"));
+        if out.exists() {
+            eprintln!("{}: exists, left as it is", out.display());
+            continue;
+        }
+        let page_path = args.corpora.join(&args.corpus).join(page_in_corpus);
+        let page = Page::load(&page_path, &LoadOptions::default())
+            .with_context(|| format!("{}:{}", args.manifest.display(), i + 1))?;
+        let division = divider.divide(&page);
+        let mut labels = match (&args.seed_from, &args.mapping) {
+            (Some(dir), Some(mapping)) => {
+                let from_path = dir.join(format!("{stem}.json"));
+                let from = LabelFile::load(&from_path)?;
+                from.verify(&from_path, &page, &division)?;
+                let from_scheme = LabelScheme::resolve(&from.scheme)?;
+                let m = SchemeMapping::resolve(mapping, &from_scheme, &scheme)?;
+                editing::seed(&from, &m, &scheme)
+            }
+            _ => LabelFile::new(&args.corpus, page_in_corpus, &page, &division, &scheme),
+        };
+        if site.is_some() {
+            labels.site = site;
+        }
+        labels.save(&out)?;
+        created += 1;
+    }
+    println!("created {created} label files in {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `parcels corpus sheet`: the blocks of labelled pages, for a person to read and label.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SheetArgs {
+    /// Directory of label files.
+    #[arg(value_name = "LABEL_DIR")]
+    pub dir: PathBuf,
+    /// Only these pages (label file stems).
+    #[arg(long = "page", value_name = "STEM")]
+    pub pages: Vec<String>,
+    /// Show the label of the same characters in this reference set (e.g. the L3S import).
+    #[arg(long, value_name = "DIR")]
+    pub reference: Option<PathBuf>,
+    /// Only blocks without a label.
+    #[arg(long)]
+    pub unlabelled: bool,
+    #[arg(long, default_value = crate::corpus::DEFAULT_CORPORA, value_name = "DIR")]
+    pub corpora: PathBuf,
+}
+
+/// Runs `parcels corpus sheet` (TSV on stdout).
+pub fn corpus_sheet(args: &SheetArgs) -> anyhow::Result<ExitCode> {
+    use crate::corpus::{editing, label_files, LabelFile, LabelScheme};
+    let divider = Divider::default();
+    let files: Vec<PathBuf> = if args.pages.is_empty() {
+        label_files(&args.dir)?
+    } else {
+        args.pages.iter().map(|p| args.dir.join(format!("{p}.json"))).collect()
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    writeln!(out, "page\tblock\tlabel\tprovenance\treference\thidden\timages\tlinks\tlocator\ttext")?;
+    for f in &files {
+        let scheme = LabelScheme::resolve(&LabelFile::load(f)?.scheme)?;
+        let reference = match &args.reference {
+            Some(dir) => {
+                let r = LabelFile::load(dir.join(f.file_name().unwrap_or_default()))?;
+                Some((dir.clone(), LabelScheme::resolve(&r.scheme)?))
+            }
+            None => None,
+        };
+        let rows = editing::reading_sheet(f, &args.corpora, &divider, &scheme, reference.as_ref().map(|(d, s)| (d.as_path(), s)))?;
+        for r in rows.iter().filter(|r| !args.unlabelled || r.label == "-") {
+            writeln!(
+                out,
+                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                r.page,
+                r.block,
+                r.label,
+                r.provenance,
+                r.reference,
+                r.hidden,
+                tsv_field(&r.images),
+                tsv_field(&r.links),
+                r.locator,
+                tsv_field(&r.text)
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `parcels corpus label`: applies a person's per-block decisions (provenance `hand`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct LabelArgs {
+    /// Directory of label files.
+    #[arg(value_name = "LABEL_DIR")]
+    pub dir: PathBuf,
+    /// Decisions: `page<TAB>block<TAB>label` per line (page = label file stem).
+    #[arg(value_name = "DECISIONS")]
+    pub decisions: PathBuf,
+    #[arg(long, default_value = crate::corpus::DEFAULT_CORPORA, value_name = "DIR")]
+    pub corpora: PathBuf,
+}
+
+/// Runs `parcels corpus label`.
+pub fn corpus_label(args: &LabelArgs) -> anyhow::Result<ExitCode> {
+    use crate::corpus::{editing, label_files, LabelFile, LabelScheme};
+    let first = label_files(&args.dir)?.into_iter().next().with_context(|| format!("{}: no label files", args.dir.display()))?;
+    let scheme = LabelScheme::resolve(&LabelFile::load(&first)?.scheme)?;
+    let decisions = editing::read_decisions(&args.decisions, &scheme)?;
+    let counts = editing::apply_decisions(&decisions, &args.dir, &args.corpora, &Divider::default(), &scheme, &args.decisions)?;
+    for (page, n) in &counts {
+        println!("{page}: {n} blocks labelled");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `parcels corpus agree`: agreement between two labellings of the same pages.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AgreeArgs {
+    /// First pass: a directory of label files.
+    #[arg(value_name = "LABEL_DIR_A")]
+    pub a: PathBuf,
+    /// Second pass: label files with the same names (only pages present in both count).
+    #[arg(value_name = "LABEL_DIR_B")]
+    pub b: PathBuf,
+    #[arg(long, default_value = crate::corpus::DEFAULT_CORPORA, value_name = "DIR")]
+    pub corpora: PathBuf,
+    /// Print JSON instead of Markdown.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `parcels corpus agree`.
+pub fn corpus_agree(args: &AgreeArgs) -> anyhow::Result<ExitCode> {
+    use crate::corpus::{agreement, label_files, load_labelled, LabelFile, LabelScheme};
+    let divider = Divider::default();
+    let mut pairs = Vec::new();
+    let mut scheme: Option<LabelScheme> = None;
+    for a_path in label_files(&args.b)?.iter().filter_map(|b| b.file_name().map(|n| args.a.join(n))).filter(|p| p.exists()) {
+        let b_path = args.b.join(a_path.file_name().unwrap_or_default());
+        let s = match &scheme {
+            Some(s) => s.clone(),
+            None => LabelScheme::resolve(&LabelFile::load(&a_path)?.scheme)?,
+        };
+        let lp = load_labelled(&a_path, &args.corpora, &divider, &s)?;
+        let b = LabelFile::load(&b_path)?;
+        b.verify(&b_path, &lp.page, &lp.division)?;
+        pairs.push((lp.gold, b.block_labels(&lp.division, &s)));
+        scheme = Some(s);
+    }
+    let scheme = scheme.with_context(|| format!("no page labelled in both {} and {}", args.a.display(), args.b.display()))?;
+    let result = agreement::agreement(&pairs, &scheme);
+    if args.json {
+        println!("{}", serde_json::to_string(&result)?);
+    } else {
+        print!("{}", result.to_markdown());
+    }
+    Ok(ExitCode::SUCCESS)
+}

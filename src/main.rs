@@ -30,6 +30,14 @@ enum CorpusCommand {
     ImportL3s(cli::ImportL3sArgs),
     /// Class distribution of labelled sets (the paper's Table 2) and alignment quality.
     Stats(cli::StatsArgs),
+    /// Create label files for the pages of a manifest, empty or seeded through an exact mapping.
+    Init(cli::InitArgs),
+    /// Print the blocks of labelled pages with their labels, for reading and labelling.
+    Sheet(cli::SheetArgs),
+    /// Apply per-block label decisions (page, block, label) with provenance `hand`.
+    Label(cli::LabelArgs),
+    /// Agreement between two labellings of the same pages (per class and Cohen's kappa).
+    Agree(cli::AgreeArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +47,10 @@ fn main() -> ExitCode {
         Command::Corpus(CorpusCommand::ImportL3s(a)) => cli::import_l3s(a),
         Command::Corpus(CorpusCommand::Stats(a)) => cli::corpus_stats(a),
         Command::Annotate(a) => parcels::annotate::run(a),
+        Command::Corpus(CorpusCommand::Init(a)) => cli::corpus_init(a),
+        Command::Corpus(CorpusCommand::Sheet(a)) => cli::corpus_sheet(a),
+        Command::Corpus(CorpusCommand::Label(a)) => cli::corpus_label(a),
+        Command::Corpus(CorpusCommand::Agree(a)) => cli::corpus_agree(a),
     };
     match result {
         Ok(code) => code,

@@ -5,6 +5,8 @@
 //! ([`LabelledPage`]) for the learners and the class distribution of a set ([`SetStats`], the
 //! paper's Table 2).
 
+pub mod agreement;
+pub mod editing;
 pub mod l3s;
 pub mod labels;
 pub mod scheme;

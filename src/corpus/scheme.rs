@@ -61,6 +61,7 @@ const BUILT_IN_MAPPINGS: &[(&str, &str)] = &[
     ("parcels-17-to-binary", include_str!("../../configs/mappings/parcels-17-to-binary.toml")),
     ("parcels-17-to-l3s-gn1", include_str!("../../configs/mappings/parcels-17-to-l3s-gn1.toml")),
     ("l3s-gn1-to-binary", include_str!("../../configs/mappings/l3s-gn1-to-binary.toml")),
+    ("l3s-gn1-seed-parcels-17", include_str!("../../configs/mappings/l3s-gn1-seed-parcels-17.toml")),
 ];
 
 impl LabelScheme {
@@ -131,6 +132,10 @@ impl LabelScheme {
 pub struct SchemeMapping {
     pub from: String,
     pub to: String,
+    /// A partial mapping carries only the labels it lists (used to seed labels where the
+    /// correspondence is exact); a full one must map every label.
+    #[serde(default)]
+    pub partial: bool,
     pub map: BTreeMap<String, String>,
 }
 
@@ -164,6 +169,7 @@ impl SchemeMapping {
         }
         for l in from.names() {
             match self.map.get(l) {
+                None if self.partial => {}
                 None => return Err(invalid(format!("label {l:?} of {} is not mapped", from.name))),
                 Some(t) if to.index(t).is_none() => return Err(invalid(format!("{l:?} maps to {t:?}, not a label of {}", to.name))),
                 _ => {}

@@ -1,0 +1,172 @@
+//! The boosting loop (Schapire & Singer 1999, Figure 1, AdaBoost.MH; BoosTexter's "real
+//! AdaBoost.MH"): initialise D, then each round pick the stump minimising Z, set its
+//! confidences, reweight, until the round budget or a stop condition.
+
+use super::model::{AdaBoostMh, StopReason, FORMAT_VERSION};
+use super::search::{Candidate, Distribution, TrainIndex};
+use super::stump::{Branch, Stump};
+use super::{AdaBoostMhValidParams, BoostError};
+use crate::matrix::FeatureMatrix;
+
+/// A best Z at or below this means every part of the partition is pure for every class: the
+/// training set is fitted and further rounds would only repeat the stump.
+const PERFECT_Z: f64 = 1e-12;
+/// A best Z at or above 1 − this means no stump has an edge over abstaining.
+const NO_EDGE: f64 = 1e-12;
+
+impl AdaBoostMhValidParams {
+    /// Trains on `records` (one row per block) with class indices `targets`.
+    pub fn train(
+        &self,
+        records: &FeatureMatrix,
+        targets: &[usize],
+    ) -> Result<AdaBoostMh, BoostError> {
+        self.train_weighted(records, targets, None)
+    }
+
+    /// Like [`train`](Self::train), with one non-negative weight per block multiplying its
+    /// initial distribution (linfa dataset weights arrive here).
+    pub fn train_weighted(
+        &self,
+        records: &FeatureMatrix,
+        targets: &[usize],
+        sample_weights: Option<&[f64]>,
+    ) -> Result<AdaBoostMh, BoostError> {
+        let n_classes = self.resolve_classes(records, targets)?;
+        let mut d = self.initial_distribution(targets, n_classes, sample_weights)?;
+        let epsilon = self
+            .smoothing()
+            .unwrap_or(1.0 / (records.n_rows() * n_classes) as f64);
+        let index = TrainIndex::new(records, self.max_bins());
+        let mut stumps = Vec::new();
+        let mut round_z = Vec::new();
+        let mut stop_reason = StopReason::AllRounds;
+        for _round in 0..self.n_rounds() {
+            // Step 1 (weak learner): the stump minimising Z under D_t.
+            let Some(best) = index.best_split(&d) else {
+                stop_reason = StopReason::NoUsefulSplit;
+                break;
+            };
+            if best.z >= 1.0 - NO_EDGE || !best.z.is_finite() {
+                stop_reason = StopReason::NoUsefulSplit;
+                break;
+            }
+            let branches = index.branches(&best);
+            let stump = build_stump(&index, &d, &best, &branches, epsilon);
+            // Step 3: D_{t+1}(i,l) = D_t(i,l)·exp(−Y_il·h_t(xᵢ,l)) / Z_t.
+            let Some(z) = d.reweight(&stump, &branches) else {
+                stop_reason = StopReason::NonFiniteWeights;
+                break;
+            };
+            stumps.push(stump);
+            round_z.push(z);
+            if best.z <= PERFECT_Z {
+                stop_reason = StopReason::PerfectFit;
+                break;
+            }
+        }
+        Ok(AdaBoostMh {
+            format_version: FORMAT_VERSION,
+            n_classes,
+            schema: records.schema().clone(),
+            stumps,
+            round_z,
+            stop_reason,
+            epsilon,
+            params: self.clone(),
+        })
+    }
+
+    fn resolve_classes(
+        &self,
+        records: &FeatureMatrix,
+        targets: &[usize],
+    ) -> Result<usize, BoostError> {
+        if records.n_rows() != targets.len() {
+            return Err(BoostError::TargetsMismatch {
+                records: records.n_rows(),
+                targets: targets.len(),
+            });
+        }
+        if targets.is_empty() {
+            return Err(BoostError::EmptyTrainingSet);
+        }
+        let inferred = targets.iter().max().map_or(0, |m| m + 1);
+        let n_classes = self.n_classes().unwrap_or(inferred.max(2));
+        if n_classes < 2 {
+            return Err(BoostError::TooFewClasses { n_classes });
+        }
+        if let Some((row, &label)) = targets.iter().enumerate().find(|(_, &y)| y >= n_classes) {
+            return Err(BoostError::LabelOutOfRange {
+                row,
+                label,
+                n_classes,
+            });
+        }
+        if let Some(w) = self.class_weights().filter(|w| w.len() != n_classes) {
+            return Err(BoostError::ClassWeightsLength {
+                expected: n_classes,
+                got: w.len(),
+            });
+        }
+        Ok(n_classes)
+    }
+
+    /// D₁(i,l) ∝ sample_weight(i) · class_weight(yᵢ), uniform 1/(m·k) by default
+    /// (S&S 1999, Figure 1, "Initialize D₁(i,l) = 1/(mk)").
+    fn initial_distribution(
+        &self,
+        targets: &[usize],
+        k: usize,
+        sample_weights: Option<&[f64]>,
+    ) -> Result<Distribution, BoostError> {
+        let m = targets.len();
+        if let Some(w) = sample_weights {
+            if w.len() != m {
+                return Err(BoostError::SampleWeights {
+                    reason: format!("{} weights for {m} blocks", w.len()),
+                });
+            }
+            if let Some(x) = w.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
+                return Err(BoostError::SampleWeights {
+                    reason: format!("weight {x} is not finite and ≥ 0"),
+                });
+            }
+        }
+        let block_weight = |i: usize| {
+            let s = sample_weights.map_or(1.0, |w| w[i]);
+            let c = self.class_weights().map_or(1.0, |w| w[targets[i]]);
+            s * c
+        };
+        let total: f64 = (0..m).map(|i| block_weight(i) * k as f64).sum();
+        if !(total.is_finite() && total > 0.0) {
+            return Err(BoostError::SampleWeights {
+                reason: "weights sum to zero or overflow".into(),
+            });
+        }
+        let weights: Vec<f64> = (0..m).map(|i| block_weight(i) / total).collect();
+        Ok(Distribution::new(targets, k, &weights))
+    }
+}
+
+/// Step 2: the chosen partition's confidences c_jl = ½·ln((W₊ʲˡ + ε)/(W₋ʲˡ + ε)) (S&S 1999,
+/// eq. 7 with the smoothing of section 4.2). A branch with no training weight predicts 0.
+fn build_stump(
+    index: &TrainIndex,
+    d: &Distribution,
+    best: &Candidate,
+    branches: &[Branch],
+    epsilon: f64,
+) -> Stump {
+    let weights = d.branch_weights(branches);
+    let outputs = weights.map(|(pos, neg)| {
+        pos.iter()
+            .zip(&neg)
+            .map(|(&p, &n)| 0.5 * ((p + epsilon) / (n + epsilon)).ln())
+            .collect()
+    });
+    Stump {
+        test: index.test(best),
+        outputs,
+    }
+}

@@ -1,0 +1,268 @@
+//! A trained boosted-stump model and its predictions: per-class scores, labels, calibrated
+//! probabilities and confidences, round-by-round (staged) scores, JSON persistence.
+
+use super::stump::Stump;
+use super::{AdaBoostMhParams, AdaBoostMhValidParams, BoostError};
+use crate::matrix::{FeatureMatrix, FeatureSchema};
+use ndarray::{Array1, Array2, ArrayView1};
+use serde::{Deserialize, Serialize};
+
+/// Version of the saved-model layout; bump when fields change meaning.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Why training stopped adding stumps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StopReason {
+    /// All `n_rounds` rounds were run.
+    AllRounds,
+    /// The last stump splits the training blocks into class-pure parts (Z ≈ 0); more rounds
+    /// would only repeat it.
+    PerfectFit,
+    /// No stump has Z < 1: every split is as good as abstaining, so boosting cannot progress.
+    NoUsefulSplit,
+    /// Reweighting overflowed or vanished; the offending stump was not added.
+    NonFiniteWeights,
+}
+
+/// A boosted-stump classifier over one view (or both views joined): a sequence of stumps, one
+/// per round, whose per-class outputs add up to each block's class scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AdaBoostMh {
+    pub(crate) format_version: u32,
+    pub(crate) n_classes: usize,
+    pub(crate) schema: FeatureSchema,
+    pub(crate) stumps: Vec<Stump>,
+    /// Z_t, the reweighting normaliser of each round.
+    pub(crate) round_z: Vec<f64>,
+    pub(crate) stop_reason: StopReason,
+    pub(crate) epsilon: f64,
+    pub(crate) params: AdaBoostMhValidParams,
+}
+
+/// Labels and confidences of a set of blocks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoostPredictions {
+    /// Per block, the class with the highest score (lowest index on ties).
+    pub classes: Array1<usize>,
+    /// Per block, the calibrated probability of that class (see the module docs), in [1/k, 1].
+    pub confidences: Array1<f64>,
+    /// Per block and class, the summed stump outputs f_l(x).
+    pub scores: Array2<f64>,
+}
+
+impl AdaBoostMh {
+    /// Default parameters, to chain setters on (as `linfa_trees::DecisionTree::params()`).
+    pub fn params() -> AdaBoostMhParams {
+        AdaBoostMhParams::new()
+    }
+
+    pub fn n_classes(&self) -> usize {
+        self.n_classes
+    }
+
+    /// The stumps, in round order.
+    pub fn stumps(&self) -> &[Stump] {
+        &self.stumps
+    }
+
+    /// Normaliser Z_t of each round; their product bounds the training Hamming loss, and k
+    /// times it bounds the training error (S&S 1999, Theorem 1 and section 7).
+    pub fn round_normalizers(&self) -> &[f64] {
+        &self.round_z
+    }
+
+    pub fn stop_reason(&self) -> StopReason {
+        self.stop_reason
+    }
+
+    /// The ε used in the stump outputs.
+    pub fn smoothing(&self) -> f64 {
+        self.epsilon
+    }
+
+    /// Column names the model was trained on.
+    pub fn schema(&self) -> &FeatureSchema {
+        &self.schema
+    }
+
+    pub fn training_params(&self) -> &AdaBoostMhValidParams {
+        &self.params
+    }
+
+    /// Fails unless `x` has exactly the training columns (same names, same order).
+    pub fn check_schema(&self, x: &FeatureMatrix) -> Result<(), BoostError> {
+        if x.schema() == &self.schema {
+            return Ok(());
+        }
+        Err(BoostError::SchemaMismatch {
+            detail: format!(
+                "model has {} numeric + {} token columns, records have {} + {} (or names differ)",
+                self.schema.numeric_names.len(),
+                self.schema.token_names.len(),
+                x.n_numeric(),
+                x.n_tokens()
+            ),
+        })
+    }
+
+    /// Class scores f_l(x) = Σ_t h_t(x, l), blocks × classes (scikit-learn's
+    /// `decision_function`).
+    pub fn decision_function(&self, x: &FeatureMatrix) -> Result<Array2<f64>, BoostError> {
+        self.check_schema(x)?;
+        Ok(self.scores_unchecked(x))
+    }
+
+    pub(crate) fn scores_unchecked(&self, x: &FeatureMatrix) -> Array2<f64> {
+        let mut scores = Array2::zeros((x.n_rows(), self.n_classes));
+        for stump in &self.stumps {
+            stump.add_to(x, &mut scores);
+        }
+        scores
+    }
+
+    /// Most likely class of each block.
+    pub fn predict_classes(&self, x: &FeatureMatrix) -> Result<Array1<usize>, BoostError> {
+        Ok(self
+            .decision_function(x)?
+            .rows()
+            .into_iter()
+            .map(argmax)
+            .collect())
+    }
+
+    /// Per block, calibrated class probabilities (rows sum to 1); see the module docs.
+    pub fn predict_proba(&self, x: &FeatureMatrix) -> Result<Array2<f64>, BoostError> {
+        let mut s = self.decision_function(x)?;
+        for mut row in s.rows_mut() {
+            let p = probabilities(row.view());
+            row.assign(&p);
+        }
+        Ok(s)
+    }
+
+    /// Classes, confidences and scores in one pass.
+    pub fn predict_with_confidence(
+        &self,
+        x: &FeatureMatrix,
+    ) -> Result<BoostPredictions, BoostError> {
+        let scores = self.decision_function(x)?;
+        let classes: Array1<usize> = scores.rows().into_iter().map(argmax).collect();
+        let confidences = scores
+            .rows()
+            .into_iter()
+            .zip(&classes)
+            .map(|(row, &c)| probabilities(row)[c])
+            .collect();
+        Ok(BoostPredictions {
+            classes,
+            confidences,
+            scores,
+        })
+    }
+
+    /// Scores after each round: item t is the decision function of the first t+1 stumps
+    /// (scikit-learn's `staged_decision_function`).
+    pub fn staged_decision_function<'a>(
+        &'a self,
+        x: &'a FeatureMatrix,
+    ) -> Result<StagedScores<'a>, BoostError> {
+        self.check_schema(x)?;
+        Ok(StagedScores {
+            model: self,
+            x,
+            next: 0,
+            scores: Array2::zeros((x.n_rows(), self.n_classes)),
+        })
+    }
+
+    /// Predicted classes after each round.
+    pub fn staged_predict<'a>(
+        &'a self,
+        x: &'a FeatureMatrix,
+    ) -> Result<impl Iterator<Item = Array1<usize>> + 'a, BoostError> {
+        Ok(self
+            .staged_decision_function(x)?
+            .map(|s| s.rows().into_iter().map(argmax).collect()))
+    }
+
+    /// Saves as JSON (floats are written and read back exactly).
+    pub fn to_json(&self) -> Result<String, BoostError> {
+        Ok(serde_json::to_string(self)?)
+    }
+
+    /// Loads a model saved by [`to_json`](Self::to_json), rejecting other format versions.
+    pub fn from_json(json: &str) -> Result<Self, BoostError> {
+        let model: Self = serde_json::from_str(json)?;
+        if model.format_version != FORMAT_VERSION {
+            return Err(BoostError::FormatVersion {
+                found: model.format_version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        Ok(model)
+    }
+}
+
+/// Iterator of scores after each boosting round; see
+/// [`AdaBoostMh::staged_decision_function`].
+pub struct StagedScores<'a> {
+    model: &'a AdaBoostMh,
+    x: &'a FeatureMatrix,
+    next: usize,
+    scores: Array2<f64>,
+}
+
+impl Iterator for StagedScores<'_> {
+    type Item = Array2<f64>;
+
+    fn next(&mut self) -> Option<Array2<f64>> {
+        let stump = self.model.stumps.get(self.next)?;
+        stump.add_to(self.x, &mut self.scores);
+        self.next += 1;
+        Some(self.scores.clone())
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.model.stumps.len() - self.next;
+        (left, Some(left))
+    }
+}
+
+/// Index of the largest score; the lowest index among equals (and 0 for an empty row).
+pub fn argmax(scores: ArrayView1<f64>) -> usize {
+    let mut best = 0;
+    for (l, &s) in scores.iter().enumerate() {
+        if s.total_cmp(&scores[best]).is_gt() {
+            best = l;
+        }
+    }
+    best
+}
+
+/// Calibrated class probabilities from one block's scores: the logistic link on 2·f_l
+/// (P(Y_l = +1 | x) = 1/(1 + e^(−2 f_l)), Friedman, Hastie & Tibshirani 2000, Lemma 1 applied
+/// per class), normalised to sum to 1 across classes.
+pub fn probabilities(scores: ArrayView1<f64>) -> Array1<f64> {
+    // Per class σ(2f); σ(t) = 1/(1+e^(−t)) written so it never overflows.
+    let sigma = |t: f64| {
+        if t >= 0.0 {
+            1.0 / (1.0 + (-t).exp())
+        } else {
+            let e = t.exp();
+            e / (1.0 + e)
+        }
+    };
+    let p: Array1<f64> = scores.mapv(|f| sigma(2.0 * f));
+    let total = p.sum();
+    if total > 0.0 && total.is_finite() {
+        p / total
+    } else {
+        // Every class at −∞ score: nothing to prefer.
+        Array1::from_elem(scores.len(), 1.0 / scores.len().max(1) as f64)
+    }
+}
+
+/// Confidence of a block's predicted class: its calibrated probability, in [1/k, 1].
+pub fn confidence(scores: ArrayView1<f64>) -> f64 {
+    probabilities(scores)[argmax(scores)]
+}

@@ -212,7 +212,9 @@ impl Annotator {
             labels.verify(&entry.label_path, &page, &division).map_err(|e| Refusal::new(409, e.to_string()))?;
             labels
         } else {
-            LabelFile::new(&self.corpus, &entry.rel, &page, &division, &self.scheme)
+            let mut labels = LabelFile::new(&self.corpus, &entry.rel, &page, &division, &self.scheme);
+            labels.site = entry.site.clone();
+            labels
         };
         Ok(Opened { page, division, labels })
     }

@@ -53,7 +53,8 @@ pub struct AnnotateArgs {
     /// Label scheme: a built-in name or a scheme file (TOML).
     #[arg(long, default_value = "parcels-17", value_name = "SCHEME")]
     pub scheme: String,
-    /// Only these pages: a file with one path relative to the corpus directory per line.
+    /// Only these pages: a file with one path relative to the corpus directory per line
+    /// (optionally a tab and the page's site, as in a labelled set's pages.tsv).
     #[arg(long, value_name = "MANIFEST")]
     pub pages: Option<PathBuf>,
     /// Port on 127.0.0.1; 0 picks a free one.
@@ -73,6 +74,8 @@ pub struct PageEntry {
     pub path: PathBuf,
     /// Where its label file is written.
     pub label_path: PathBuf,
+    /// The page's site, from the manifest; recorded in new label files.
+    pub site: Option<String>,
 }
 
 /// Runs `parcels annotate` until the process is killed.
@@ -113,12 +116,12 @@ pub fn corpus_pages(corpus: &Path, manifest: Option<&Path>, labels: Option<&Path
     let name = root.file_name().and_then(|n| n.to_str()).with_context(|| format!("{}: the corpus directory needs a UTF-8 name", corpus.display()))?;
     let paths = match manifest {
         Some(m) => read_manifest(m, &root)?,
-        None => list_pages(std::slice::from_ref(&root))?,
+        None => list_pages(std::slice::from_ref(&root))?.into_iter().map(|p| (p, None)).collect(),
     };
     let labels_dir = labels.map_or_else(|| Path::new("corpora").join(name).join("labels"), Path::to_path_buf);
     let mut entries = Vec::with_capacity(paths.len());
     let mut by_name: HashMap<String, String> = HashMap::new();
-    for path in paths {
+    for (path, site) in paths {
         // A symbolic link may point outside the corpus: such a page is refused, not read.
         let real = path.canonicalize().with_context(|| format!("{}: cannot open page", path.display()))?;
         let Ok(inside) = real.strip_prefix(&root) else {
@@ -131,7 +134,7 @@ pub fn corpus_pages(corpus: &Path, manifest: Option<&Path>, labels: Option<&Path
         if let Some(other) = by_name.insert(file.clone(), rel.clone()) {
             bail!("{rel} and {other} would share the label file {file}; restrict the pages with --pages MANIFEST");
         }
-        entries.push(PageEntry { rel, path: real, label_path: labels_dir.join(file) });
+        entries.push(PageEntry { rel, path: real, label_path: labels_dir.join(file), site });
     }
     if entries.is_empty() {
         bail!("{}: no pages (.html, .htm, .html.gz …) found", corpus.display());
@@ -139,9 +142,10 @@ pub fn corpus_pages(corpus: &Path, manifest: Option<&Path>, labels: Option<&Path
     Ok((name.to_string(), entries))
 }
 
-/// Reads a manifest: one page path relative to the corpus per line; blank lines and `#`
-/// comments are skipped. Absolute paths and `..` are errors naming the line.
-fn read_manifest(manifest: &Path, root: &Path) -> anyhow::Result<Vec<PathBuf>> {
+/// Reads a manifest: one page path relative to the corpus per line, optionally followed by a tab
+/// and the page's site (the `pages.tsv` of a labelled set); blank lines and `#` comments are
+/// skipped. Absolute paths and `..` are errors naming the line.
+fn read_manifest(manifest: &Path, root: &Path) -> anyhow::Result<Vec<(PathBuf, Option<String>)>> {
     let text = std::fs::read_to_string(manifest).with_context(|| format!("{}: cannot read manifest", manifest.display()))?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -149,15 +153,17 @@ fn read_manifest(manifest: &Path, root: &Path) -> anyhow::Result<Vec<PathBuf>> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let rel = Path::new(line);
+        let mut fields = line.split('\t');
+        let rel = Path::new(fields.next().unwrap_or_default().trim());
+        let site = fields.next().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
         if !rel.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
-            bail!("{}:{}: {line:?}: pages are paths inside the corpus, without '..' or a leading '/'", manifest.display(), n + 1);
+            bail!("{}:{}: {:?}: pages are paths inside the corpus, without '..' or a leading '/'", manifest.display(), n + 1, rel);
         }
         let path = root.join(rel);
         if !path.is_file() {
             bail!("{}:{}: {}: no such page", manifest.display(), n + 1, path.display());
         }
-        out.push(path);
+        out.push((path, site));
     }
     Ok(out)
 }

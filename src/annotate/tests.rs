@@ -204,10 +204,14 @@ fn the_view_runs_only_the_annotators_script() {
 fn manifests_name_pages_inside_the_corpus_only() {
     let f = Fixture::new("manifest");
     let m = f.dir.join("pages.txt");
-    std::fs::write(&m, "# only b\nsub/b.htm\n").unwrap();
-    let (_, pages) = corpus_pages(&f.corpus(), Some(&m), Some(&f.labels())).unwrap();
+    std::fs::write(&m, "# only b\nsub/b.htm\tnews.example\n").unwrap();
+    let (name, pages) = corpus_pages(&f.corpus(), Some(&m), Some(&f.labels())).unwrap();
     assert_eq!(pages.len(), 1);
-    assert_eq!(pages[0].rel, "sub/b.htm");
+    assert_eq!((pages[0].rel.as_str(), pages[0].site.as_deref()), ("sub/b.htm", Some("news.example")));
+    // The site goes into new label files.
+    let a = Annotator::new(name, pages, LabelScheme::built_in("parcels-17").unwrap(), Divider::default(), PORT);
+    assert_eq!(a.handle(&post(&a, r#"{"page":0,"block":0,"label":"title"}"#)).status, 200);
+    assert_eq!(LabelFile::load(f.labels().join("b.json")).unwrap().site.as_deref(), Some("news.example"));
     std::fs::write(&m, "../news/a.html\n").unwrap();
     let err = corpus_pages(&f.corpus(), Some(&m), Some(&f.labels())).unwrap_err();
     assert!(err.to_string().contains("pages.txt:1"), "{err}");

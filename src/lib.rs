@@ -8,6 +8,7 @@
 //! each other) → [`experiment`] (configs, folds, baselines) → [`eval`] → [`report`].
 //! [`corpus`] turns annotations into labelled blocks; [`cli`] is the command line.
 
+pub mod annotate;
 pub mod boost;
 pub mod cli;
 pub mod corpus;

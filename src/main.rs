@@ -20,6 +20,8 @@ enum Command {
     /// Labelled corpora: import annotations, show statistics.
     #[command(subcommand)]
     Corpus(CorpusCommand),
+    /// Label the blocks of a corpus's pages in a browser (a local server on 127.0.0.1).
+    Annotate(parcels::annotate::AnnotateArgs),
     /// Run a co-training experiment from a config (cross-validated) and write its reports.
     Experiment(cli::ExperimentArgs),
     /// Rebuild an experiment's report files from its results.json.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Report(a) => cli::report(a),
         Command::Corpus(CorpusCommand::ImportL3s(a)) => cli::import_l3s(a),
         Command::Corpus(CorpusCommand::Stats(a)) => cli::corpus_stats(a),
+        Command::Annotate(a) => parcels::annotate::run(a),
         Command::Corpus(CorpusCommand::Init(a)) => cli::corpus_init(a),
         Command::Corpus(CorpusCommand::Sheet(a)) => cli::corpus_sheet(a),
         Command::Corpus(CorpusCommand::Label(a)) => cli::corpus_label(a),

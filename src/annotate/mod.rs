@@ -1,0 +1,188 @@
+//! The visual annotator (`parcels annotate`): a local web page on which a person labels the
+//! blocks of a corpus's pages, like the PARCELS toolkit's annotator (paper section 5.1).
+//!
+//! Input: a corpus directory (its name is the label files' `corpus`), optionally a manifest of
+//! the pages to label, a label scheme. Output: one label file per page in the labels directory
+//! (`<page file stem>.json`), spans of the page text with provenance `hand`
+//! ([`crate::corpus::labels`]).
+//!
+//! Invariants:
+//! - The server binds to 127.0.0.1 only, answers only requests whose `Host` is that address (or
+//!   `localhost`) and port, and accepts changes only with the per-run token the page view
+//!   carries, so neither another machine nor another web site can label or read through it.
+//! - Every change is saved at once and atomically (`LabelFile::save`: temporary file, rename);
+//!   a killed server loses nothing. Changes are serialised, so two requests never interleave
+//!   their read-modify-write of a label file.
+//! - No path comes from a request: pages are addressed by their index in the page list fixed at
+//!   start-up, label files are named from that list, and every page is checked to lie inside the
+//!   corpus directory (symbolic links included).
+//! - Scripts of the annotated page never run: the view is the sanitised re-serialisation of
+//!   [`crate::divide::view`] under a Content-Security-Policy (HTTP header and `<meta>`) that
+//!   allows only the annotator's own script, by a per-run nonce.
+//! - An existing label file that does not match its page (the page or the page text changed, or
+//!   it names another page or scheme) is an error shown to the person; it is never overwritten.
+
+mod app;
+mod server;
+
+use std::collections::HashMap;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{bail, Context};
+
+pub use app::{Annotator, Request, Response};
+
+use crate::corpus::LabelScheme;
+use crate::divide::{Divider, DividerConfig};
+use crate::files::list_pages;
+
+/// `parcels annotate`: label the blocks of a corpus's pages in a browser.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AnnotateArgs {
+    /// The corpus directory; its name is the label files' `corpus`, its HTML files (searched
+    /// recursively) are the pages.
+    #[arg(long, value_name = "DIR")]
+    pub corpus: PathBuf,
+    /// Where the label files go, one `<page file stem>.json` per page [default:
+    /// corpora/<corpus name>/labels].
+    #[arg(long, value_name = "DIR")]
+    pub labels: Option<PathBuf>,
+    /// Label scheme: a built-in name or a scheme file (TOML).
+    #[arg(long, default_value = "parcels-17", value_name = "SCHEME")]
+    pub scheme: String,
+    /// Only these pages: a file with one path relative to the corpus directory per line
+    /// (optionally a tab and the page's site, as in a labelled set's pages.tsv).
+    #[arg(long, value_name = "MANIFEST")]
+    pub pages: Option<PathBuf>,
+    /// Port on 127.0.0.1; 0 picks a free one.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub port: u16,
+    /// Divider configuration; the page text (hence the labels) depends only on its skip list.
+    #[arg(long, value_name = "TOML")]
+    pub divider: Option<PathBuf>,
+}
+
+/// One page of the annotator's list.
+#[derive(Debug, Clone)]
+pub struct PageEntry {
+    /// Path inside the corpus, `/`-separated: the label file's `page`.
+    pub rel: String,
+    /// Where the page is read from.
+    pub path: PathBuf,
+    /// Where its label file is written.
+    pub label_path: PathBuf,
+    /// The page's site, from the manifest; recorded in new label files.
+    pub site: Option<String>,
+}
+
+/// Runs `parcels annotate` until the process is killed.
+pub fn run(args: &AnnotateArgs) -> anyhow::Result<ExitCode> {
+    if LabelScheme::built_in(&args.scheme).is_none() && !Path::new(&args.scheme).is_file() {
+        bail!("--scheme {}: neither a built-in scheme (parcels-17, l3s-gn1, song-3level, binary) nor a scheme file", args.scheme);
+    }
+    let scheme = LabelScheme::resolve(&args.scheme)?;
+    let divider = match &args.divider {
+        Some(p) => Divider::new(DividerConfig::load(p)?),
+        None => Divider::default(),
+    };
+    let (corpus_name, pages) = corpus_pages(&args.corpus, args.pages.as_deref(), args.labels.as_deref())?;
+    let labels_dir = pages.first().and_then(|p| p.label_path.parent()).map(Path::to_path_buf).unwrap_or_default();
+    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)))
+        .with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
+    let port = listener.local_addr()?.port();
+    let annotator = Annotator::new(corpus_name.clone(), pages, scheme, divider, port);
+    println!(
+        "parcels annotate: {} pages of {} ({}), labels in {}",
+        annotator.page_count(),
+        corpus_name,
+        args.corpus.display(),
+        labels_dir.display()
+    );
+    println!("open http://127.0.0.1:{port}/  (Ctrl-C stops; every change is already saved)");
+    server::serve(listener, Arc::new(annotator));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The corpus name and its pages (all HTML files under `corpus`, or those of `manifest`), each
+/// with its label file in `labels` (default `corpora/<corpus name>/labels`).
+pub fn corpus_pages(corpus: &Path, manifest: Option<&Path>, labels: Option<&Path>) -> anyhow::Result<(String, Vec<PageEntry>)> {
+    let root = corpus.canonicalize().with_context(|| format!("{}: cannot open corpus directory", corpus.display()))?;
+    if !root.is_dir() {
+        bail!("{}: not a directory", corpus.display());
+    }
+    let name = root.file_name().and_then(|n| n.to_str()).with_context(|| format!("{}: the corpus directory needs a UTF-8 name", corpus.display()))?;
+    let paths = match manifest {
+        Some(m) => read_manifest(m, &root)?,
+        None => list_pages(std::slice::from_ref(&root))?.into_iter().map(|p| (p, None)).collect(),
+    };
+    let labels_dir = labels.map_or_else(|| Path::new("corpora").join(name).join("labels"), Path::to_path_buf);
+    let mut entries = Vec::with_capacity(paths.len());
+    let mut by_name: HashMap<String, String> = HashMap::new();
+    for (path, site) in paths {
+        // A symbolic link may point outside the corpus: such a page is refused, not read.
+        let real = path.canonicalize().with_context(|| format!("{}: cannot open page", path.display()))?;
+        let Ok(inside) = real.strip_prefix(&root) else {
+            eprintln!("{}: skipped: outside the corpus directory {}", path.display(), root.display());
+            continue;
+        };
+        let rel = relative_name(path.strip_prefix(&root).unwrap_or(inside))
+            .with_context(|| format!("{}: page path is not UTF-8", path.display()))?;
+        let file = format!("{}.json", page_stem(&rel));
+        if let Some(other) = by_name.insert(file.clone(), rel.clone()) {
+            bail!("{rel} and {other} would share the label file {file}; restrict the pages with --pages MANIFEST");
+        }
+        entries.push(PageEntry { rel, path: real, label_path: labels_dir.join(file), site });
+    }
+    if entries.is_empty() {
+        bail!("{}: no pages (.html, .htm, .html.gz …) found", corpus.display());
+    }
+    Ok((name.to_string(), entries))
+}
+
+/// Reads a manifest: one page path relative to the corpus per line, optionally followed by a tab
+/// and the page's site (the `pages.tsv` of a labelled set); blank lines and `#` comments are
+/// skipped. Absolute paths and `..` are errors naming the line.
+fn read_manifest(manifest: &Path, root: &Path) -> anyhow::Result<Vec<(PathBuf, Option<String>)>> {
+    let text = std::fs::read_to_string(manifest).with_context(|| format!("{}: cannot read manifest", manifest.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split('\t');
+        let rel = Path::new(fields.next().unwrap_or_default().trim());
+        let site = fields.next().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
+        if !rel.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
+            bail!("{}:{}: {:?}: pages are paths inside the corpus, without '..' or a leading '/'", manifest.display(), n + 1, rel);
+        }
+        let path = root.join(rel);
+        if !path.is_file() {
+            bail!("{}:{}: {}: no such page", manifest.display(), n + 1, path.display());
+        }
+        out.push((path, site));
+    }
+    Ok(out)
+}
+
+/// `/`-separated path of a page inside its corpus.
+fn relative_name(rel: &Path) -> Option<String> {
+    let parts: Option<Vec<&str>> = rel.components().filter(|c| !matches!(c, Component::CurDir)).map(|c| c.as_os_str().to_str()).collect();
+    Some(parts?.join("/"))
+}
+
+/// A page's file name without its page suffix (`a/b/x.html.gz` → `x`).
+fn page_stem(rel: &str) -> &str {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let name = name.strip_suffix(".gz").unwrap_or(name);
+    match name.rfind('.') {
+        Some(dot) if dot > 0 => &name[..dot],
+        _ => name,
+    }
+}
+
+#[cfg(test)]
+mod tests;

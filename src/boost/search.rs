@@ -124,7 +124,13 @@ impl NumericColumn {
             .collect::<Vec<u32>>();
         // Counting sort of the blocks by bin, missing last.
         let n_bins = thresholds.len();
-        let slot = |code: u32| if code == MISSING { n_bins } else { code as usize };
+        let slot = |code: u32| {
+            if code == MISSING {
+                n_bins
+            } else {
+                code as usize
+            }
+        };
         let mut counts = vec![0usize; n_bins + 1];
         codes.iter().for_each(|&c| counts[slot(c)] += 1);
         let mut bin_ends = Vec::with_capacity(n_bins);
@@ -228,12 +234,14 @@ impl TrainIndex {
         };
         let mut screened: Vec<Screened> = (0..self.n_features())
             .into_par_iter()
-            .map_init(Scratch::default, |scratch, f| search.dispatch(Stage::Screen, f, scratch))
+            .map_init(Scratch::default, |scratch, f| {
+                search.dispatch(Stage::Screen, f, scratch)
+            })
             .flat_map_iter(|found| found.screened)
             .collect();
         let lowest = screened.iter().map(|c| c.s).fold(f64::INFINITY, f64::min);
         let bound = screen_bound(lowest);
-        screened.retain(|c| !(c.s > bound));
+        screened.retain(|c| survives(c.s, bound));
         screened.sort_by(|a, b| a.feature.cmp(&b.feature).then(a.bin.cmp(&b.bin)));
         // Features with at least one surviving cut, each with its cuts.
         let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
@@ -302,8 +310,17 @@ pub(crate) fn padded(k: usize) -> usize {
     k.div_ceil(LANES) * LANES
 }
 
+/// Tests set this to run the portable kernels on an AVX2 machine.
+#[cfg(test)]
+pub(crate) static FORCE_PORTABLE: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
 /// Whether the running CPU has AVX2, so the search kernel can use 4-lane vectors.
 fn has_avx2() -> bool {
+    #[cfg(test)]
+    if FORCE_PORTABLE.load(std::sync::atomic::Ordering::SeqCst) {
+        return false;
+    }
     #[cfg(target_arch = "x86_64")]
     {
         std::is_x86_feature_detected!("avx2")
@@ -467,6 +484,11 @@ fn screen_bound(lowest: f64) -> f64 {
     (lowest + SCREEN_ABSOLUTE) * (1.0 + SCREEN_RELATIVE) / (1.0 - SCREEN_RELATIVE) + SCREEN_ABSOLUTE
 }
 
+/// Whether a screened value may belong to the minimum; NaN is kept so that it gets checked.
+fn survives(screened: f64, bound: f64) -> bool {
+    screened <= bound || screened.is_nan()
+}
+
 /// One round's search context.
 struct FeatureSearch<'a> {
     index: &'a TrainIndex,
@@ -541,12 +563,22 @@ impl FeatureSearch<'_> {
     /// order are unchanged (no FMA), so results are bit-identical.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn stage_avx2<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
+    unsafe fn stage_avx2<const C: usize>(
+        &self,
+        stage: Stage,
+        f: usize,
+        scratch: &mut Scratch,
+    ) -> Found {
         self.stage::<C>(stage, f, scratch)
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    unsafe fn stage_avx2<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
+    unsafe fn stage_avx2<const C: usize>(
+        &self,
+        stage: Stage,
+        f: usize,
+        scratch: &mut Scratch,
+    ) -> Found {
         self.stage::<C>(stage, f, scratch)
     }
 
@@ -563,7 +595,11 @@ impl FeatureSearch<'_> {
                 let (pos, neg) = self.token_sums::<C, f32>(tokens(), &self.d.neg32, scratch);
                 let s = 2.0 * f64::from(split_z_screen(pos, neg, self.tot_pos32, self.tot_neg32));
                 Found {
-                    screened: vec![Screened { feature: f, bin: 0, s }],
+                    screened: vec![Screened {
+                        feature: f,
+                        bin: 0,
+                        s,
+                    }],
                     exact: None,
                 }
             }
@@ -576,7 +612,11 @@ impl FeatureSearch<'_> {
                 let z = 2.0 * split_z(pos, neg, self.tot_pos, self.tot_neg);
                 Found {
                     screened: Vec::new(),
-                    exact: Some(Candidate { z, feature: f, bin: 0 }),
+                    exact: Some(Candidate {
+                        z,
+                        feature: f,
+                        bin: 0,
+                    }),
                 }
             }
         }
@@ -586,7 +626,13 @@ impl FeatureSearch<'_> {
     /// `weights` (f64 or its f32 copy) and summing in f64. With C > 0 the C·LANES class sums
     /// stay in registers across blocks; C = 0 is the general fallback.
     #[inline(always)]
-    fn accumulate<const C: usize, W: Weight>(&self, rows: &[u32], weights: &[W], pos: &mut [f64], neg: &mut [f64]) {
+    fn accumulate<const C: usize, W: Weight>(
+        &self,
+        rows: &[u32],
+        weights: &[W],
+        pos: &mut [f64],
+        neg: &mut [f64],
+    ) {
         let d = self.d;
         let s = d.stride;
         pos.fill(0.0);
@@ -670,7 +716,12 @@ impl FeatureSearch<'_> {
 
     /// Screening of every cut of a numeric column; keeps the cuts that may be its minimum.
     #[inline(always)]
-    fn numeric_screen<const C: usize>(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
+    fn numeric_screen<const C: usize>(
+        &self,
+        col: &NumericColumn,
+        feature: usize,
+        scratch: &mut Scratch,
+    ) -> Vec<Screened> {
         if C == 0 {
             return self.numeric_screen_general(col, feature, scratch);
         }
@@ -728,13 +779,22 @@ impl FeatureSearch<'_> {
         narrow
             .iter()
             .enumerate()
-            .map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) })
-            .filter(|c| !(c.s > bound))
+            .map(|(bin, &z)| Screened {
+                feature,
+                bin,
+                s: 2.0 * f64::from(z),
+            })
+            .filter(|c| survives(c.s, bound))
             .collect()
     }
 
     /// [`numeric_screen`](Self::numeric_screen) for any number of classes, through prefix rows.
-    fn numeric_screen_general(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
+    fn numeric_screen_general(
+        &self,
+        col: &NumericColumn,
+        feature: usize,
+        scratch: &mut Scratch,
+    ) -> Vec<Screened> {
         let (s, width) = (self.d.stride, 2 * self.d.stride);
         let n_bins = col.n_bins();
         if n_bins == 0 {
@@ -756,8 +816,12 @@ impl FeatureSearch<'_> {
         let kept = narrow
             .iter()
             .enumerate()
-            .map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) })
-            .filter(|c| !(c.s > bound))
+            .map(|(bin, &z)| Screened {
+                feature,
+                bin,
+                s: 2.0 * f64::from(z),
+            })
+            .filter(|c| survives(c.s, bound))
             .collect();
         scratch.narrow = narrow;
         kept
@@ -800,7 +864,9 @@ impl Distribution {
         let stride = padded(k);
         let mut neg = vec![0.0; labels.len() * stride];
         for (i, (&y, &w)) in labels.iter().zip(block_weights).enumerate() {
-            neg[i * stride..i * stride + k].iter_mut().for_each(|x| *x = w);
+            neg[i * stride..i * stride + k]
+                .iter_mut()
+                .for_each(|x| *x = w);
             neg[i * stride + y] = 0.0;
         }
         Self {
@@ -837,7 +903,11 @@ impl Distribution {
         let mut pos = vec![0.0; s];
         let mut neg = vec![0.0; s];
         for (i, &y) in self.labels.iter().enumerate() {
-            pos[y] += if rounded { f64::from(self.pos32[i].0) } else { self.pos[i] };
+            pos[y] += if rounded {
+                f64::from(self.pos32[i].0)
+            } else {
+                self.pos[i]
+            };
             for (j, a) in neg.iter_mut().enumerate() {
                 *a += if rounded {
                     f64::from(self.neg32[i * s + j])
@@ -919,6 +989,19 @@ mod tests {
         let r = bin_ranges(&d, 10, Some(3));
         assert_eq!(r.len(), 3);
         assert_eq!(r.last().map(|x| x.end), Some(10));
+    }
+
+    #[test]
+    fn reweighting_reports_overflow_instead_of_producing_infinities() {
+        let mut d = Distribution::new(&[0, 1], 2, &[0.25, 0.25]);
+        let stump = Stump {
+            test: StumpTest::Present { column: 0 },
+            outputs: [vec![0.0, 0.0], vec![1e3, 1e3], vec![0.0, 0.0]],
+        };
+        assert_eq!(d.reweight(&stump, &[Branch::False, Branch::False]), None);
+        let mut d = Distribution::new(&[0, 1], 2, &[0.25, 0.25]);
+        let z = d.reweight(&stump, &[Branch::True, Branch::True]);
+        assert_eq!(z, Some(1.0), "zero outputs leave D unchanged");
     }
 
     #[test]

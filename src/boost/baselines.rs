@@ -23,6 +23,7 @@
 //!   reaches 1 − 1/k.
 
 use super::BoostError;
+use crate::matrix::FeatureMatrix;
 use linfa::dataset::DatasetBase;
 use linfa::traits::{Fit, Predict};
 use linfa_trees::{DecisionTree, DecisionTreeParams};
@@ -48,6 +49,15 @@ pub fn fit_decision_tree(
 ) -> Result<DecisionTree<f64, usize>, BoostError> {
     let data = DatasetBase::new(records, targets);
     Ok(boosting_tree_params(max_depth).fit(&data)?)
+}
+
+/// [`fit_decision_tree`] on the dense form of a feature matrix (missing values read as 0).
+pub fn fit_decision_tree_on(
+    records: &FeatureMatrix,
+    targets: ArrayView1<usize>,
+    max_depth: Option<usize>,
+) -> Result<DecisionTree<f64, usize>, BoostError> {
+    fit_decision_tree(records.to_dense(0.0).view(), targets, max_depth)
 }
 
 /// AdaBoost SAMME over linfa-trees stumps: a vote of stumps weighted by α.
@@ -116,6 +126,16 @@ impl SammeStumps {
             stumps,
             n_classes: n_classes.max(2),
         })
+    }
+
+    /// [`fit`](Self::fit) on the dense form of a feature matrix (missing values read as 0).
+    pub fn fit_on(
+        records: &FeatureMatrix,
+        targets: ArrayView1<usize>,
+        n_classes: usize,
+        n_estimators: usize,
+    ) -> Result<Self, BoostError> {
+        Self::fit(records.to_dense(0.0).view(), targets, n_classes, n_estimators)
     }
 
     pub fn n_stumps(&self) -> usize {

@@ -19,8 +19,16 @@ fn blocks() -> (FeatureMatrix, Array1<usize>, Vec<usize>) {
         let class = i % 3;
         // A deterministic wobble so the classes overlap a little on each feature.
         let wobble = ((i * 7919) % 13) as f64 / 13.0;
-        numeric[(i, 0)] = if class == 0 { 0.6 + 0.4 * wobble } else { 0.5 * wobble };
-        numeric[(i, 1)] = if class == 1 { 200.0 + 100.0 * wobble } else { 150.0 * wobble };
+        numeric[(i, 0)] = if class == 0 {
+            0.6 + 0.4 * wobble
+        } else {
+            0.5 * wobble
+        };
+        numeric[(i, 1)] = if class == 1 {
+            200.0 + 100.0 * wobble
+        } else {
+            150.0 * wobble
+        };
         let mut t = Vec::new();
         if class == 0 && i % 5 != 0 {
             t.push((0, 1.5));
@@ -57,9 +65,14 @@ fn fit_predict_and_confusion_matrix_on_feature_matrices() {
     let predicted: Array1<usize> = model.predict(&data);
     let cm = predicted.confusion_matrix(&data).expect("same labels");
     assert!(cm.accuracy() > 0.95, "accuracy {}", cm.accuracy());
-    let with_conf = model.predict_with_confidence(&data.records).expect("same schema");
+    let with_conf = model
+        .predict_with_confidence(&data.records)
+        .expect("same schema");
     assert_eq!(with_conf.classes, predicted);
-    assert!(with_conf.confidences.iter().all(|&c| (1.0 / 3.0..=1.0).contains(&c)));
+    assert!(with_conf
+        .confidences
+        .iter()
+        .all(|&c| (1.0 / 3.0..=1.0).contains(&c)));
 }
 
 #[test]
@@ -86,7 +99,11 @@ fn rounds_chosen_by_cross_validation_over_pages() {
     let choice = choose_rounds_by_cv(&params, &x, y.as_slice().expect("contiguous"), &folds, 40)
         .expect("valid folds");
     assert!((1..=40).contains(&choice.n_rounds));
-    assert!(choice.cv_error[choice.n_rounds - 1] < 0.2, "{:?}", choice.cv_error);
+    assert!(
+        choice.cv_error[choice.n_rounds - 1] < 0.2,
+        "{:?}",
+        choice.cv_error
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Baselines from the linfa ecosystem, fitted on the dense form of a
-//! [`FeatureMatrix`](crate::matrix::FeatureMatrix) (numeric columns then token weights; missing
+//! [`FeatureMatrix`] (numeric columns then token weights; missing
 //! numeric values become `missing_fill`, since linfa-trees has no notion of missing).
 //!
 //! - [`fit_decision_tree`]: one `linfa-trees` CART tree.
@@ -135,7 +135,12 @@ impl SammeStumps {
         n_classes: usize,
         n_estimators: usize,
     ) -> Result<Self, BoostError> {
-        Self::fit(records.to_dense(0.0).view(), targets, n_classes, n_estimators)
+        Self::fit(
+            records.to_dense(0.0).view(),
+            targets,
+            n_classes,
+            n_estimators,
+        )
     }
 
     pub fn n_stumps(&self) -> usize {

@@ -66,7 +66,8 @@ impl AdaBoostMh {
     }
 
     /// Normaliser Z_t of each round; their product bounds the training Hamming loss, and k
-    /// times it bounds the training error (S&S 1999, Theorem 1 and section 7).
+    /// times it bounds the training error (S&S 1999, Theorem 1 applied to the (block, class)
+    /// pairs of AdaBoost.MH).
     pub fn round_normalizers(&self) -> &[f64] {
         &self.round_z
     }

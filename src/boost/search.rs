@@ -1,20 +1,25 @@
 //! The weak learner: finds, for the current distribution D over (block, class) pairs, the stump
-//! minimising Z = 2·Σ_j Σ_l sqrt(W₊ʲˡ·W₋ʲˡ) (Schapire & Singer 1999, section 4.1, eq. 11 /
+//! minimising Z = 2·Σ_j Σ_l sqrt(W₊ʲˡ·W₋ʲˡ) (Schapire & Singer 1999, section 4.1;
 //! BoosTexter "real AdaBoost.MH"), and applies the reweighting step.
 //!
 //! Layout of D: for block i with true class yᵢ, `pos[i] = D(i, yᵢ)` (the only pair with
-//! Y = +1) and `neg[i·s + l] = D(i, l)` for l ≠ yᵢ, with `neg[i·s + yᵢ] = 0` and zeros in
-//! the padding up to the row stride s. Adding a block
-//! to a part of a partition is then one k-vector add for W₋ and one scalar add for W₊, with no
-//! branch on the class, and W₋ never comes from a subtraction that could round below zero.
+//! Y = +1) and `neg[i·s + l] = D(i, l)` for l ≠ yᵢ, with `neg[i·s + yᵢ] = 0` and zeros in the
+//! padding up to the row stride s (k rounded up to 4 lanes). Adding a block to a part of a
+//! partition is then whole-vector adds for W₋ and one scalar add for W₊, with no branch on the
+//! class, and W₋ of a part never comes from a subtraction.
 //!
 //! Speed: numeric columns are sorted once per training set into at most `max_bins` bins
-//! ([`TrainIndex::new`]); each round a feature costs one pass over the blocks (a histogram of
-//! W₊/W₋ per bin and class) plus one scan over its bins evaluating all classes at once. A token
-//! column costs only its non-zeros: the absent side is the totals minus the present side.
-//! Features are searched in parallel with rayon; each feature's search is sequential and the
+//! ([`TrainIndex::new`]). Each round has two stages ([`TrainIndex::best_split`]):
+//! - screening: for a numeric feature, one pass over its blocks in sorted order with the
+//!   per-class left sums in registers, evaluating Z at every bin end with f32 square roots;
+//!   for a token feature, a pass over its non-zeros only (the absent side is the totals minus
+//!   the present side). Weights are read from an f32 copy, half the memory traffic;
+//! - exact: the few cuts that may be the minimum are evaluated in f64.
+//!
+//! Features are screened in parallel with rayon; each feature's work is sequential and the
 //! reduction is a total order (Z by `total_cmp`, then feature index, then bin), so the chosen
-//! stump does not depend on the number of threads.
+//! stump does not depend on the number of threads. The kernels are compiled twice, portable and
+//! AVX2 (chosen at run time); both do the same IEEE operations in the same order.
 
 use super::stump::{Branch, Stump, StumpTest};
 use crate::matrix::FeatureMatrix;
@@ -936,7 +941,7 @@ impl Distribution {
         })
     }
 
-    /// Reweighting step (S&S 1999, Figure 1, AdaBoost.MH update with α absorbed in h):
+    /// Reweighting step (S&S 1999, AdaBoost.MH update, with α absorbed in h):
     /// D(i,l) ← D(i,l)·exp(−Y_il·h(xᵢ,l)) / Z_t. Returns the normaliser Z_t, or `None` when
     /// it is not a positive finite number (weights overflowed or vanished).
     pub fn reweight(&mut self, stump: &Stump, branches: &[Branch]) -> Option<f64> {

@@ -364,15 +364,25 @@ fn agrees_with_reference(k: usize) {
     let (mut x, mut y) = random_data(23, 150, k);
     // Make sure the largest class occurs, so both implementations see k classes.
     y[0] = k - 1;
-    x = x.select_rows(&(0..150).collect::<Vec<_>>()).expect("rows exist");
+    x = x
+        .select_rows(&(0..150).collect::<Vec<_>>())
+        .expect("rows exist");
     let reference = reference_boost(&x, &y, k, 6);
     let model = exact(6).train(&x, &y).expect("trains");
     assert_eq!(model.n_classes(), k);
     assert_eq!(model.stumps().len(), 6);
     for (t, s) in model.stumps().iter().enumerate() {
         assert_eq!(s.test, reference.tests[t], "round {t}");
-        for (mine, theirs) in s.outputs.iter().flatten().zip(reference.outputs[t].iter().flatten()) {
-            assert!((mine - theirs).abs() < 1e-9, "round {t}: {mine} vs {theirs}");
+        for (mine, theirs) in s
+            .outputs
+            .iter()
+            .flatten()
+            .zip(reference.outputs[t].iter().flatten())
+        {
+            assert!(
+                (mine - theirs).abs() < 1e-9,
+                "round {t}: {mine} vs {theirs}"
+            );
         }
     }
 }

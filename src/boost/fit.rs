@@ -2,8 +2,9 @@
 //! AdaBoost.MH"): initialise D, then each round pick the stump minimising Z, set its
 //! confidences, reweight, until the round budget or a stop condition.
 
+use super::distribution::Distribution;
 use super::model::{AdaBoostMh, StopReason, FORMAT_VERSION};
-use super::search::{Candidate, Distribution, TrainIndex};
+use super::search::{Candidate, TrainIndex};
 use super::stump::{Branch, Stump};
 use super::{AdaBoostMhValidParams, BoostError};
 use crate::matrix::FeatureMatrix;

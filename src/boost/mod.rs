@@ -78,9 +78,12 @@
 //! Baselines from the linfa ecosystem are in [`baselines`].
 
 pub mod baselines;
+mod bins;
 mod cv;
+mod distribution;
 mod error;
 mod fit;
+mod kernels;
 mod linfa_impl;
 mod model;
 mod params;

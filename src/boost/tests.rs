@@ -393,9 +393,9 @@ fn portable_and_avx2_kernels_give_the_same_model() {
     let (x, y) = random_data(29, 200, 6);
     let params = AdaBoostMhParams::new().n_rounds(25).check().expect("valid");
     let fast = params.train(&x, &y).expect("trains");
-    super::search::FORCE_PORTABLE.store(true, Ordering::SeqCst);
+    super::kernels::FORCE_PORTABLE.store(true, Ordering::SeqCst);
     let portable = params.train(&x, &y);
-    super::search::FORCE_PORTABLE.store(false, Ordering::SeqCst);
+    super::kernels::FORCE_PORTABLE.store(false, Ordering::SeqCst);
     assert_eq!(fast, portable.expect("trains"));
 }
 

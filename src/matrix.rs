@@ -160,7 +160,9 @@ impl SparseRows {
     }
 
     pub fn n_rows(&self) -> usize {
-        self.indptr.len() - 1
+        // `indptr` has n_rows + 1 entries; saturate so a malformed deserialised value reads as
+        // empty instead of underflowing.
+        self.indptr.len().saturating_sub(1)
     }
 
     pub fn n_columns(&self) -> usize {

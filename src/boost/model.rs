@@ -265,5 +265,9 @@ pub fn probabilities(scores: ArrayView1<f64>) -> Array1<f64> {
 
 /// Confidence of a block's predicted class: its calibrated probability, in [1/k, 1].
 pub fn confidence(scores: ArrayView1<f64>) -> f64 {
-    probabilities(scores)[argmax(scores)]
+    // 0 for an empty row (no class at all).
+    probabilities(scores)
+        .get(argmax(scores))
+        .copied()
+        .unwrap_or(0.0)
 }

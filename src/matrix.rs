@@ -177,7 +177,11 @@ impl SparseRows {
     /// Present token columns of block `row` (sorted) and their weights; empty if out of range.
     pub fn row(&self, row: usize) -> (&[usize], &[f64]) {
         match (self.indptr.get(row), self.indptr.get(row + 1)) {
-            (Some(&a), Some(&b)) => (&self.columns[a..b], &self.weights[a..b]),
+            // `get`: a malformed deserialised table reads as empty rows rather than panicking.
+            (Some(&a), Some(&b)) => (
+                self.columns.get(a..b).unwrap_or(&[]),
+                self.weights.get(a..b).unwrap_or(&[]),
+            ),
             _ => (&[], &[]),
         }
     }
@@ -195,7 +199,9 @@ impl SparseRows {
             for &c in self.row(row).0 {
                 // Row counts above u32::MAX are not a realistic number of blocks; saturate
                 // rather than wrap if it ever happens.
-                out[c].push(u32::try_from(row).unwrap_or(u32::MAX));
+                if let Some(list) = out.get_mut(c) {
+                    list.push(u32::try_from(row).unwrap_or(u32::MAX));
+                }
             }
         }
         out

@@ -45,7 +45,11 @@ fn generate(rng: &mut StdRng, n: usize) -> BenchSet {
         let class = rng.gen_range(0..N_CLASSES);
         for j in 0..N_NUMERIC {
             // Features j ≡ class (mod 17) among the first 51 carry the class signal.
-            let signal = if j < 3 * N_CLASSES && j % N_CLASSES == class { 0.6 } else { 0.0 };
+            let signal = if j < 3 * N_CLASSES && j % N_CLASSES == class {
+                0.6
+            } else {
+                0.0
+            };
             numeric[(i, j)] = rng.gen::<f64>() + signal;
         }
         let mut tokens = Vec::new();
@@ -95,7 +99,12 @@ fn cpu_seconds() -> f64 {
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
     let after = stat.rsplit(')').next().unwrap_or("");
     let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |k: usize| fields.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
+    let ticks = |k: usize| {
+        fields
+            .get(k)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
+    };
     (ticks(11) + ticks(12)) / 100.0
 }
 
@@ -178,7 +187,9 @@ fn main() {
     let (fit1, model) = time(reps, || fit_in_pool(&params, &train, 1));
     let (fit2, model2) = time(reps, || fit_in_pool(&params, &train, 2));
     assert_eq!(model, model2, "thread count must not change the model");
-    let (predict, pred) = time(reps, || model.predict_classes(&test.x).expect("same schema"));
+    let (predict, pred) = time(reps, || {
+        model.predict_classes(&test.x).expect("same schema")
+    });
     let mem_fit = peak_mib();
     let acc = accuracy(&pred, &test.y);
     let train_acc = accuracy(&model.predict_classes(&train.x).expect("schema"), &train.y);
@@ -197,13 +208,29 @@ fn main() {
             fit.median, fit.min, fit.cpu_median
         );
     };
-    row("AdaBoost.MH 200 rounds, 1 thread", &fit1, predict.median, mem_fit, train_acc, acc);
-    row("AdaBoost.MH 200 rounds, 2 threads", &fit2, predict.median, mem_fit, train_acc, acc);
+    row(
+        "AdaBoost.MH 200 rounds, 1 thread",
+        &fit1,
+        predict.median,
+        mem_fit,
+        train_acc,
+        acc,
+    );
+    row(
+        "AdaBoost.MH 200 rounds, 2 threads",
+        &fit2,
+        predict.median,
+        mem_fit,
+        train_acc,
+        acc,
+    );
     println!(
         "  stop reason {:?}, {} stumps; peak MiB before fitting {mem_data:.1}; load average {}",
         model.stop_reason(),
         model.stumps().len(),
-        std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
     );
 
     let mut json = format!(
@@ -228,7 +255,14 @@ fn main() {
         let samme_acc = accuracy(&samme_pred, &test.y);
         let samme_train = accuracy(&samme.predict(dense_train.view()), &train.y);
         let name = format!("SAMME linfa-trees, {} stumps (1 run)", samme.n_stumps());
-        row(&name, &samme_fit, samme_predict, peak_mib(), samme_train, samme_acc);
+        row(
+            &name,
+            &samme_fit,
+            samme_predict,
+            peak_mib(),
+            samme_train,
+            samme_acc,
+        );
         json.push_str(&format!(
             ", \"samme_stumps\": {}, \"samme_fit\": {}, \"samme_predict\": {samme_predict}, \
              \"samme_peak_mib\": {}, \"samme_train_acc\": {samme_train}, \"samme_test_acc\": {samme_acc}",

@@ -160,7 +160,9 @@ impl SparseRows {
     }
 
     pub fn n_rows(&self) -> usize {
-        self.indptr.len() - 1
+        // `indptr` has n_rows + 1 entries; saturate so a malformed deserialised value reads as
+        // empty instead of underflowing.
+        self.indptr.len().saturating_sub(1)
     }
 
     pub fn n_columns(&self) -> usize {
@@ -175,7 +177,11 @@ impl SparseRows {
     /// Present token columns of block `row` (sorted) and their weights; empty if out of range.
     pub fn row(&self, row: usize) -> (&[usize], &[f64]) {
         match (self.indptr.get(row), self.indptr.get(row + 1)) {
-            (Some(&a), Some(&b)) => (&self.columns[a..b], &self.weights[a..b]),
+            // `get`: a malformed deserialised table reads as empty rows rather than panicking.
+            (Some(&a), Some(&b)) => (
+                self.columns.get(a..b).unwrap_or(&[]),
+                self.weights.get(a..b).unwrap_or(&[]),
+            ),
             _ => (&[], &[]),
         }
     }
@@ -193,7 +199,9 @@ impl SparseRows {
             for &c in self.row(row).0 {
                 // Row counts above u32::MAX are not a realistic number of blocks; saturate
                 // rather than wrap if it ever happens.
-                out[c].push(u32::try_from(row).unwrap_or(u32::MAX));
+                if let Some(list) = out.get_mut(c) {
+                    list.push(u32::try_from(row).unwrap_or(u32::MAX));
+                }
             }
         }
         out

@@ -1,5 +1,5 @@
 //! Baselines from the linfa ecosystem, fitted on the dense form of a
-//! [`FeatureMatrix`](crate::matrix::FeatureMatrix) (numeric columns then token weights; missing
+//! [`FeatureMatrix`] (numeric columns then token weights; missing
 //! numeric values become `missing_fill`, since linfa-trees has no notion of missing).
 //!
 //! - [`fit_decision_tree`]: one `linfa-trees` CART tree.
@@ -11,9 +11,12 @@
 //!
 //! linfa-trees settings boosting needs (checked against linfa-trees 0.8.0's source):
 //! - `min_weight_leaf` compares a side's summed *weight*; its default 1.0 rejects every split
-//!   once boosting weights sum to 1. It cannot be 0 either: a split leaving one side empty is
-//!   then scored, and linfa-trees' Gini impurity asserts a positive sample weight (panic). It is
-//!   set to [`MIN_WEIGHT_LEAF`], far below any block's weight that matters.
+//!   once boosting weights sum to 1. It cannot be 0 or tiny either: linfa-trees gets each
+//!   side's weight and class counts by f32 subtraction, so a side that should be empty can keep
+//!   a rounding residue (up to n·2⁻²⁴ of the total), and its Gini impurity then asserts a
+//!   positive class total (panic, seen after ~100 SAMME rounds with weights summing to 1 and a
+//!   10⁻⁷ minimum). So SAMME passes weights scaled to sum to the number of blocks (the tree's
+//!   choices are scale-free) and leaves must weigh [`MIN_WEIGHT_LEAF`] = half an average block.
 //! - `min_weight_split` compares the node's *sample count*, not weight: 2 (its default) is
 //!   right and is set explicitly.
 //! - `min_impurity_decrease` defaults to 1e-5, which late-round tiny weights never reach; it is
@@ -23,13 +26,14 @@
 //!   reaches 1 − 1/k.
 
 use super::BoostError;
+use crate::matrix::FeatureMatrix;
 use linfa::dataset::DatasetBase;
 use linfa::traits::{Fit, Predict};
 use linfa_trees::{DecisionTree, DecisionTreeParams};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
-/// Smallest side weight linfa-trees may split off (weights sum to 1 in boosting).
-pub const MIN_WEIGHT_LEAF: f32 = 1e-7;
+/// Smallest side weight linfa-trees may split off, with weights averaging 1 per block.
+pub const MIN_WEIGHT_LEAF: f32 = 0.5;
 
 /// Tree parameters that let linfa-trees learn from boosting weights.
 pub fn boosting_tree_params(max_depth: Option<usize>) -> DecisionTreeParams<f64, usize> {
@@ -48,6 +52,15 @@ pub fn fit_decision_tree(
 ) -> Result<DecisionTree<f64, usize>, BoostError> {
     let data = DatasetBase::new(records, targets);
     Ok(boosting_tree_params(max_depth).fit(&data)?)
+}
+
+/// [`fit_decision_tree`] on the dense form of a feature matrix (missing values read as 0).
+pub fn fit_decision_tree_on(
+    records: &FeatureMatrix,
+    targets: ArrayView1<usize>,
+    max_depth: Option<usize>,
+) -> Result<DecisionTree<f64, usize>, BoostError> {
+    fit_decision_tree(records.to_dense(0.0).view(), targets, max_depth)
 }
 
 /// AdaBoost SAMME over linfa-trees stumps: a vote of stumps weighted by α.
@@ -75,8 +88,9 @@ impl SammeStumps {
         let mut w = Array1::from_elem(n, 1.0 / n as f64);
         let mut stumps = Vec::new();
         for _ in 0..n_estimators {
-            // linfa-trees takes f32 weights.
-            let data = DatasetBase::new(records, targets).with_weights(w.mapv(|x| x as f32));
+            // linfa-trees takes f32 weights; scaled to average 1 per block (see module docs).
+            let scaled = w.mapv(|x| (x * n as f64) as f32);
+            let data = DatasetBase::new(records, targets).with_weights(scaled);
             let tree = params.fit(&data)?;
             let pred: Array1<usize> = tree.predict(&records);
             let miss: Vec<bool> = pred.iter().zip(targets).map(|(p, y)| p != y).collect();
@@ -116,6 +130,21 @@ impl SammeStumps {
             stumps,
             n_classes: n_classes.max(2),
         })
+    }
+
+    /// [`fit`](Self::fit) on the dense form of a feature matrix (missing values read as 0).
+    pub fn fit_on(
+        records: &FeatureMatrix,
+        targets: ArrayView1<usize>,
+        n_classes: usize,
+        n_estimators: usize,
+    ) -> Result<Self, BoostError> {
+        Self::fit(
+            records.to_dense(0.0).view(),
+            targets,
+            n_classes,
+            n_estimators,
+        )
     }
 
     pub fn n_stumps(&self) -> usize {

@@ -1,9 +1,10 @@
-//! The boosting loop (Schapire & Singer 1999, Figure 1, AdaBoost.MH; BoosTexter's "real
+//! The boosting loop (Schapire & Singer 1999, algorithm AdaBoost.MH; BoosTexter's "real
 //! AdaBoost.MH"): initialise D, then each round pick the stump minimising Z, set its
 //! confidences, reweight, until the round budget or a stop condition.
 
+use super::distribution::Distribution;
 use super::model::{AdaBoostMh, StopReason, FORMAT_VERSION};
-use super::search::{Candidate, Distribution, TrainIndex};
+use super::search::{Candidate, TrainIndex};
 use super::stump::{Branch, Stump};
 use super::{AdaBoostMhValidParams, BoostError};
 use crate::matrix::FeatureMatrix;
@@ -113,7 +114,7 @@ impl AdaBoostMhValidParams {
     }
 
     /// D₁(i,l) ∝ sample_weight(i) · class_weight(yᵢ), uniform 1/(m·k) by default
-    /// (S&S 1999, Figure 1, "Initialize D₁(i,l) = 1/(mk)").
+    /// (S&S 1999, AdaBoost.MH: "initialize D₁(i,l) = 1/(mk)").
     fn initial_distribution(
         &self,
         targets: &[usize],
@@ -150,7 +151,7 @@ impl AdaBoostMhValidParams {
 }
 
 /// Step 2: the chosen partition's confidences c_jl = ½·ln((W₊ʲˡ + ε)/(W₋ʲˡ + ε)) (S&S 1999,
-/// eq. 7 with the smoothing of section 4.2). A branch with no training weight predicts 0.
+/// section 4.1, with the smoothing of section 4.2). A branch with no training weight predicts 0.
 fn build_stump(
     index: &TrainIndex,
     d: &Distribution,

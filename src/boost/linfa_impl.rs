@@ -5,7 +5,7 @@ use super::model::argmax;
 use super::{AdaBoostMh, AdaBoostMhValidParams, BoostError};
 use crate::matrix::FeatureMatrix;
 use linfa::dataset::{AsSingleTargets, DatasetBase};
-use linfa::traits::{Fit, PredictInplace};
+use linfa::traits::{Fit, Predict, PredictInplace};
 use ndarray::{Array1, ArrayBase, Data, Ix2};
 
 fn targets_and_weights<R: linfa::dataset::Records, T: AsSingleTargets<Elem = usize>>(
@@ -59,6 +59,15 @@ impl PredictInplace<FeatureMatrix, Array1<usize>> for AdaBoostMh {
     }
 }
 
+/// `model.predict(&matrix)`, as linfa offers for `&Array2` records (same caveat as above).
+impl Predict<&FeatureMatrix, Array1<usize>> for AdaBoostMh {
+    fn predict(&self, x: &FeatureMatrix) -> Array1<usize> {
+        let mut y = self.default_target(x);
+        self.predict_inplace(x, &mut y);
+        y
+    }
+}
+
 impl<D: Data<Elem = f64>> PredictInplace<ArrayBase<D, Ix2>, Array1<usize>> for AdaBoostMh {
     fn predict_inplace(&self, x: &ArrayBase<D, Ix2>, y: &mut Array1<usize>) {
         let records = FeatureMatrix::from_dense(x.to_owned());
@@ -98,6 +107,8 @@ mod tests {
         let model = AdaBoostMh::params().n_rounds(3).fit(&data).expect("fits");
         let pred: Array1<usize> = model.predict(&data);
         assert_eq!(pred, y);
+        let direct: Array1<usize> = model.predict(&data.records);
+        assert_eq!(direct, y);
         let cm = pred.confusion_matrix(&data).expect("labels");
         assert_eq!(cm.accuracy(), 1.0);
     }

@@ -66,7 +66,8 @@ impl AdaBoostMh {
     }
 
     /// Normaliser Z_t of each round; their product bounds the training Hamming loss, and k
-    /// times it bounds the training error (S&S 1999, Theorem 1 and section 7).
+    /// times it bounds the training error (S&S 1999, Theorem 1 applied to the (block, class)
+    /// pairs of AdaBoost.MH).
     pub fn round_normalizers(&self) -> &[f64] {
         &self.round_z
     }
@@ -264,5 +265,9 @@ pub fn probabilities(scores: ArrayView1<f64>) -> Array1<f64> {
 
 /// Confidence of a block's predicted class: its calibrated probability, in [1/k, 1].
 pub fn confidence(scores: ArrayView1<f64>) -> f64 {
-    probabilities(scores)[argmax(scores)]
+    // 0 for an empty row (no class at all).
+    probabilities(scores)
+        .get(argmax(scores))
+        .copied()
+        .unwrap_or(0.0)
 }

@@ -1,41 +1,32 @@
 //! The weak learner: finds, for the current distribution D over (block, class) pairs, the stump
-//! minimising Z = 2·Σ_j Σ_l sqrt(W₊ʲˡ·W₋ʲˡ) (Schapire & Singer 1999, section 4.1, eq. 11 /
+//! minimising Z = 2·Σ_j Σ_l sqrt(W₊ʲˡ·W₋ʲˡ) (Schapire & Singer 1999, section 4.1;
 //! BoosTexter "real AdaBoost.MH"), and applies the reweighting step.
 //!
 //! Layout of D: for block i with true class yᵢ, `pos[i] = D(i, yᵢ)` (the only pair with
-//! Y = +1) and `neg[i·s + l] = D(i, l)` for l ≠ yᵢ, with `neg[i·s + yᵢ] = 0` and zeros in
-//! the padding up to the row stride s. Adding a block
-//! to a part of a partition is then one k-vector add for W₋ and one scalar add for W₊, with no
-//! branch on the class, and W₋ never comes from a subtraction that could round below zero.
+//! Y = +1) and `neg[i·s + l] = D(i, l)` for l ≠ yᵢ, with `neg[i·s + yᵢ] = 0` and zeros in the
+//! padding up to the row stride s (k rounded up to 4 lanes). Adding a block to a part of a
+//! partition is then whole-vector adds for W₋ and one scalar add for W₊, with no branch on the
+//! class, and W₋ of a part never comes from a subtraction.
 //!
 //! Speed: numeric columns are sorted once per training set into at most `max_bins` bins
-//! ([`TrainIndex::new`]); each round a feature costs one pass over the blocks (a histogram of
-//! W₊/W₋ per bin and class) plus one scan over its bins evaluating all classes at once. A token
-//! column costs only its non-zeros: the absent side is the totals minus the present side.
-//! Features are searched in parallel with rayon; each feature's search is sequential and the
+//! ([`TrainIndex::new`]). Each round has two stages ([`TrainIndex::best_split`]):
+//! - screening: for a numeric feature, one pass over its blocks in sorted order with the
+//!   per-class left sums in registers, evaluating Z at every bin end with f32 square roots;
+//!   for a token feature, a pass over its non-zeros only (the absent side is the totals minus
+//!   the present side). Weights are read from an f32 copy, half the memory traffic;
+//! - exact: the few cuts that may be the minimum are evaluated in f64.
+//!
+//! Features are screened in parallel with rayon; each feature's work is sequential and the
 //! reduction is a total order (Z by `total_cmp`, then feature index, then bin), so the chosen
-//! stump does not depend on the number of threads.
+//! stump does not depend on the number of threads. The kernels are compiled twice, portable and
+//! AVX2 (chosen at run time); both do the same IEEE operations in the same order.
 
-use super::stump::{Branch, Stump, StumpTest};
+use super::bins::{NumericColumn, MISSING};
+use super::distribution::Distribution;
+use super::kernels::*;
+use super::stump::{Branch, StumpTest};
 use crate::matrix::FeatureMatrix;
 use rayon::prelude::*;
-
-/// Bin code of a missing (`NaN`) value.
-const MISSING: u32 = u32::MAX;
-
-/// One numeric column prepared for threshold search.
-#[derive(Debug, Clone)]
-struct NumericColumn {
-    /// Per block: its bin (bins are increasing value ranges), or [`MISSING`].
-    codes: Vec<u32>,
-    /// `thresholds[b]` separates bins `..=b` from bins `b+1..`: the midpoint between the largest
-    /// value of bin b and the smallest of bin b+1; for the last bin, its largest value.
-    thresholds: Vec<f64>,
-    /// Blocks sorted by bin (stable), missing ones last: bin b is
-    /// `order[bin_ends[b-1]..bin_ends[b]]` and the missing blocks follow `bin_ends[last]`.
-    order: Vec<u32>,
-    bin_ends: Vec<usize>,
-}
 
 /// A training set's feature columns in the form the search scans.
 #[derive(Debug, Clone)]
@@ -55,133 +46,6 @@ pub(crate) struct Candidate {
     pub feature: usize,
     /// The bin after which a numeric split cuts (0 for tokens).
     pub bin: usize,
-}
-
-/// Current distribution D over (block, class) pairs, in the layout of the module docs.
-#[derive(Debug, Clone)]
-pub(crate) struct Distribution {
-    k: usize,
-    /// Row length of `neg`: k padded to a multiple of [`LANES`].
-    stride: usize,
-    labels: Vec<usize>,
-    pos: Vec<f64>,
-    neg: Vec<f64>,
-    /// `neg` rounded to f32 (refreshed after every reweighting) for the screening stage:
-    /// half the memory traffic of the f64 weights.
-    neg32: Vec<f32>,
-    /// Per block (W₊ as f32, class): what the screening stage reads for W₊ with one load.
-    pos32: Vec<(f32, u32)>,
-}
-
-/// Midpoint of two consecutive distinct values `a < b` that still separates them in floating
-/// point (falls back to `a`, e.g. for adjacent floats or infinite `b`).
-fn separating_midpoint(a: f64, b: f64) -> f64 {
-    let m = (a + b) / 2.0;
-    if m >= a && m < b {
-        m
-    } else {
-        a
-    }
-}
-
-impl NumericColumn {
-    fn new(values: ndarray::ArrayView1<f64>, max_bins: Option<usize>) -> Self {
-        // -0.0 and 0.0 compare equal and must share a bin.
-        let norm = |v: f64| if v == 0.0 { 0.0 } else { v };
-        let mut sorted: Vec<f64> = values
-            .iter()
-            .filter(|v| !v.is_nan())
-            .map(|&v| norm(v))
-            .collect();
-        sorted.sort_by(f64::total_cmp);
-        // Distinct values with their counts.
-        let mut distinct: Vec<(f64, usize)> = Vec::new();
-        for v in sorted.iter().copied() {
-            match distinct.last_mut() {
-                Some((last, count)) if *last == v => *count += 1,
-                _ => distinct.push((v, 1)),
-            }
-        }
-        let bins = bin_ranges(&distinct, sorted.len(), max_bins);
-        let uppers: Vec<f64> = bins.iter().map(|r| distinct[r.end - 1].0).collect();
-        let thresholds: Vec<f64> = (0..bins.len())
-            .map(|b| match bins.get(b + 1) {
-                Some(next) => separating_midpoint(uppers[b], distinct[next.start].0),
-                None => uppers[b],
-            })
-            .collect();
-        let codes = values
-            .iter()
-            .map(|&v| {
-                if v.is_nan() {
-                    MISSING
-                } else {
-                    // First bin whose largest value is ≥ v; v is a training value so it exists.
-                    let b = uppers.partition_point(|&u| u < norm(v));
-                    u32::try_from(b).unwrap_or(MISSING)
-                }
-            })
-            .collect::<Vec<u32>>();
-        // Counting sort of the blocks by bin, missing last.
-        let n_bins = thresholds.len();
-        let slot = |code: u32| if code == MISSING { n_bins } else { code as usize };
-        let mut counts = vec![0usize; n_bins + 1];
-        codes.iter().for_each(|&c| counts[slot(c)] += 1);
-        let mut bin_ends = Vec::with_capacity(n_bins);
-        let mut next = vec![0usize; n_bins + 1];
-        let mut end = 0;
-        for (b, &count) in counts.iter().enumerate() {
-            next[b] = end;
-            end += count;
-            if b < n_bins {
-                bin_ends.push(end);
-            }
-        }
-        let mut order = vec![0u32; codes.len()];
-        for (i, &c) in codes.iter().enumerate() {
-            let at = &mut next[slot(c)];
-            order[*at] = u32::try_from(i).unwrap_or(u32::MAX);
-            *at += 1;
-        }
-        Self {
-            codes,
-            thresholds,
-            order,
-            bin_ends,
-        }
-    }
-
-    fn n_bins(&self) -> usize {
-        self.thresholds.len()
-    }
-}
-
-/// Groups distinct values into at most `max_bins` consecutive ranges of roughly equal counts
-/// (each range is `start..end` over `distinct`); one range per value when they fit.
-fn bin_ranges(
-    distinct: &[(f64, usize)],
-    n_values: usize,
-    max_bins: Option<usize>,
-) -> Vec<std::ops::Range<usize>> {
-    let max_bins = max_bins.unwrap_or(usize::MAX).max(1);
-    if distinct.len() <= max_bins {
-        return (0..distinct.len()).map(|i| i..i + 1).collect();
-    }
-    let mut out = Vec::with_capacity(max_bins);
-    let (mut start, mut seen) = (0, 0usize);
-    for (i, &(_, count)) in distinct.iter().enumerate() {
-        seen += count;
-        // Close the bin once it reaches the next quantile of the value count.
-        let target = (out.len() + 1) as f64 * n_values as f64 / max_bins as f64;
-        if seen as f64 >= target && out.len() + 1 < max_bins {
-            out.push(start..i + 1);
-            start = i + 1;
-        }
-    }
-    if start < distinct.len() {
-        out.push(start..distinct.len());
-    }
-    out
 }
 
 impl TrainIndex {
@@ -228,12 +92,14 @@ impl TrainIndex {
         };
         let mut screened: Vec<Screened> = (0..self.n_features())
             .into_par_iter()
-            .map_init(Scratch::default, |scratch, f| search.dispatch(Stage::Screen, f, scratch))
+            .map_init(Scratch::default, |scratch, f| {
+                search.dispatch(Stage::Screen, f, scratch)
+            })
             .flat_map_iter(|found| found.screened)
             .collect();
         let lowest = screened.iter().map(|c| c.s).fold(f64::INFINITY, f64::min);
         let bound = screen_bound(lowest);
-        screened.retain(|c| !(c.s > bound));
+        screened.retain(|c| survives(c.s, bound));
         screened.sort_by(|a, b| a.feature.cmp(&b.feature).then(a.bin.cmp(&b.bin)));
         // Features with at least one surviving cut, each with its cuts.
         let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
@@ -293,150 +159,6 @@ pub(crate) fn candidate_order(a: &Candidate, b: &Candidate) -> std::cmp::Orderin
         .then(a.bin.cmp(&b.bin))
 }
 
-/// Classes are stored in groups of [`LANES`] (padded with zero weights) so the per-class
-/// loops below compile to whole SIMD vectors.
-pub(crate) const LANES: usize = 4;
-
-/// `k` rounded up to a multiple of [`LANES`].
-pub(crate) fn padded(k: usize) -> usize {
-    k.div_ceil(LANES) * LANES
-}
-
-/// Whether the running CPU has AVX2, so the search kernel can use 4-lane vectors.
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// `acc += x`, element-wise (lengths are multiples of LANES).
-#[inline(always)]
-fn add_assign(acc: &mut [f64], x: &[f64]) {
-    for (a, b) in acc.chunks_exact_mut(LANES).zip(x.chunks_exact(LANES)) {
-        for j in 0..LANES {
-            a[j] += b[j];
-        }
-    }
-}
-
-/// Σ_l sqrt(W₊ˡ·W₋ˡ) + sqrt((T₊ˡ−W₊ˡ)·(T₋ˡ−W₋ˡ)): one part and its complement. Subtractions
-/// may round below zero and are clamped. Summed in LANES fixed partial sums, so the result
-/// does not depend on the instruction set.
-#[inline(always)]
-fn split_z(pos: &[f64], neg: &[f64], tot_pos: &[f64], tot_neg: &[f64]) -> f64 {
-    let mut acc = [0.0; LANES];
-    let chunks = pos
-        .chunks_exact(LANES)
-        .zip(neg.chunks_exact(LANES))
-        .zip(tot_pos.chunks_exact(LANES).zip(tot_neg.chunks_exact(LANES)));
-    for ((p, n), (tp, tn)) in chunks {
-        for j in 0..LANES {
-            let inside = (p[j] * n[j]).sqrt();
-            let outside = ((tp[j] - p[j]).max(0.0) * (tn[j] - n[j]).max(0.0)).sqrt();
-            acc[j] += inside + outside;
-        }
-    }
-    (acc[0] + acc[1]) + (acc[2] + acc[3])
-}
-
-/// Σ_l sqrt(W₊ˡ·W₋ˡ) of one part.
-#[inline(always)]
-fn part_z(pos: &[f64], neg: &[f64]) -> f64 {
-    let mut acc = [0.0; LANES];
-    for (p, n) in pos.chunks_exact(LANES).zip(neg.chunks_exact(LANES)) {
-        for j in 0..LANES {
-            acc[j] += (p[j] * n[j]).sqrt();
-        }
-    }
-    (acc[0] + acc[1]) + (acc[2] + acc[3])
-}
-
-/// [`split_z`] with the products rounded to f32 and f32 square roots, which are several
-/// times cheaper than f64 ones. Each term has relative error below 2⁻²² and the sum of the
-/// ≤ 2·stride terms below 2⁻¹⁹ (≈ 2·10⁻⁶); products under f32's normal range flush to at
-/// most ~10⁻¹⁹ per term. So any cut whose exact value can be the minimum has a screened value
-/// within [`SCREEN_RELATIVE`] (relative, 5× margin) plus [`SCREEN_ABSOLUTE`] of the lowest one.
-#[inline(always)]
-fn split_z_screen(pos: &[f64], neg: &[f64], tot_pos: &[f64], tot_neg: &[f64]) -> f32 {
-    let mut acc = [0.0f32; LANES];
-    let chunks = pos
-        .chunks_exact(LANES)
-        .zip(neg.chunks_exact(LANES))
-        .zip(tot_pos.chunks_exact(LANES).zip(tot_neg.chunks_exact(LANES)));
-    for ((p, n), (tp, tn)) in chunks {
-        for j in 0..LANES {
-            let inside = (p[j] * n[j]) as f32;
-            let outside = ((tp[j] - p[j]).max(0.0) * (tn[j] - n[j]).max(0.0)) as f32;
-            acc[j] += inside.sqrt() + outside.sqrt();
-        }
-    }
-    (acc[0] + acc[1]) + (acc[2] + acc[3])
-}
-
-/// Screened Σ_l sqrt(W₊ˡ·W₋ˡ) + sqrt((T₊ˡ−W₊ˡ)·(T₋ˡ−W₋ˡ)) for C·LANES classes held in
-/// registers: products in f64, rounded to f32, square roots 8 lanes at a time.
-#[inline(always)]
-fn screen_cut<const C: usize>(
-    pos: &[f64],
-    neg: &[[f64; LANES]; C],
-    tot_pos: &[f64],
-    tot_neg: &[[f64; LANES]; C],
-) -> f32 {
-    const MAX: usize = 2 * 8 * LANES;
-    let n = C * LANES;
-    let mut prod = [0.0f32; MAX];
-    for c in 0..C {
-        for j in 0..LANES {
-            let l = c * LANES + j;
-            let (p, q) = (pos[l], neg[c][j]);
-            prod[l] = (p * q) as f32;
-            prod[n + l] = ((tot_pos[l] - p).max(0.0) * (tot_neg[c][j] - q).max(0.0)) as f32;
-        }
-    }
-    let mut acc = [0.0f32; 8];
-    for chunk in prod[..2 * n].chunks_exact(8) {
-        for j in 0..8 {
-            acc[j] += chunk[j].sqrt();
-        }
-    }
-    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
-}
-
-/// [`part_z`] with f32 square roots.
-#[inline(always)]
-fn part_z_screen(pos: &[f64], neg: &[f64]) -> f32 {
-    let mut acc = [0.0f32; LANES];
-    for (p, n) in pos.chunks_exact(LANES).zip(neg.chunks_exact(LANES)) {
-        for j in 0..LANES {
-            acc[j] += ((p[j] * n[j]) as f32).sqrt();
-        }
-    }
-    (acc[0] + acc[1]) + (acc[2] + acc[3])
-}
-
-/// Relative screening margin. Screened values differ from f64 ones by (a) weights rounded to
-/// f32: every W is a sum of non-negative terms, so it moves by at most 2⁻²⁴ relative; (b) f32
-/// products and square roots and their f32 sum: below 2⁻¹⁹ ≈ 2·10⁻⁶ relative. 10⁻⁵ leaves a
-/// margin of about 3.
-pub(crate) const SCREEN_RELATIVE: f64 = 1e-5;
-/// Absolute screening margin: complements T − W are f64 differences whose rounding (both in
-/// the screened and in the f64 evaluation) can leave up to ~10⁻¹⁴ of a total where the true
-/// value is 0, worth ~10⁻⁷ inside a square root per class, and products below f32's normal
-/// range flush to zero. 10⁻⁵ covers 2·k such terms for k up to ~30 classes.
-pub(crate) const SCREEN_ABSOLUTE: f64 = 1e-5;
-
-/// Per-thread buffers reused across features.
-#[derive(Default)]
-struct Scratch {
-    wide: Vec<f64>,
-    narrow: Vec<f32>,
-}
-
 /// A cut that survived a feature's screening, with its screened value S.
 #[derive(Debug, Clone, Copy)]
 struct Screened {
@@ -465,6 +187,11 @@ struct Found {
 /// lowest screened value.
 fn screen_bound(lowest: f64) -> f64 {
     (lowest + SCREEN_ABSOLUTE) * (1.0 + SCREEN_RELATIVE) / (1.0 - SCREEN_RELATIVE) + SCREEN_ABSOLUTE
+}
+
+/// Whether a screened value may belong to the minimum; NaN is kept so that it gets checked.
+fn survives(screened: f64, bound: f64) -> bool {
+    screened <= bound || screened.is_nan()
 }
 
 /// One round's search context.
@@ -541,12 +268,22 @@ impl FeatureSearch<'_> {
     /// order are unchanged (no FMA), so results are bit-identical.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn stage_avx2<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
+    unsafe fn stage_avx2<const C: usize>(
+        &self,
+        stage: Stage,
+        f: usize,
+        scratch: &mut Scratch,
+    ) -> Found {
         self.stage::<C>(stage, f, scratch)
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    unsafe fn stage_avx2<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
+    unsafe fn stage_avx2<const C: usize>(
+        &self,
+        stage: Stage,
+        f: usize,
+        scratch: &mut Scratch,
+    ) -> Found {
         self.stage::<C>(stage, f, scratch)
     }
 
@@ -563,7 +300,11 @@ impl FeatureSearch<'_> {
                 let (pos, neg) = self.token_sums::<C, f32>(tokens(), &self.d.neg32, scratch);
                 let s = 2.0 * f64::from(split_z_screen(pos, neg, self.tot_pos32, self.tot_neg32));
                 Found {
-                    screened: vec![Screened { feature: f, bin: 0, s }],
+                    screened: vec![Screened {
+                        feature: f,
+                        bin: 0,
+                        s,
+                    }],
                     exact: None,
                 }
             }
@@ -576,7 +317,11 @@ impl FeatureSearch<'_> {
                 let z = 2.0 * split_z(pos, neg, self.tot_pos, self.tot_neg);
                 Found {
                     screened: Vec::new(),
-                    exact: Some(Candidate { z, feature: f, bin: 0 }),
+                    exact: Some(Candidate {
+                        z,
+                        feature: f,
+                        bin: 0,
+                    }),
                 }
             }
         }
@@ -586,7 +331,13 @@ impl FeatureSearch<'_> {
     /// `weights` (f64 or its f32 copy) and summing in f64. With C > 0 the C·LANES class sums
     /// stay in registers across blocks; C = 0 is the general fallback.
     #[inline(always)]
-    fn accumulate<const C: usize, W: Weight>(&self, rows: &[u32], weights: &[W], pos: &mut [f64], neg: &mut [f64]) {
+    fn accumulate<const C: usize, W: Weight>(
+        &self,
+        rows: &[u32],
+        weights: &[W],
+        pos: &mut [f64],
+        neg: &mut [f64],
+    ) {
         let d = self.d;
         let s = d.stride;
         pos.fill(0.0);
@@ -670,7 +421,12 @@ impl FeatureSearch<'_> {
 
     /// Screening of every cut of a numeric column; keeps the cuts that may be its minimum.
     #[inline(always)]
-    fn numeric_screen<const C: usize>(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
+    fn numeric_screen<const C: usize>(
+        &self,
+        col: &NumericColumn,
+        feature: usize,
+        scratch: &mut Scratch,
+    ) -> Vec<Screened> {
         if C == 0 {
             return self.numeric_screen_general(col, feature, scratch);
         }
@@ -728,13 +484,22 @@ impl FeatureSearch<'_> {
         narrow
             .iter()
             .enumerate()
-            .map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) })
-            .filter(|c| !(c.s > bound))
+            .map(|(bin, &z)| Screened {
+                feature,
+                bin,
+                s: 2.0 * f64::from(z),
+            })
+            .filter(|c| survives(c.s, bound))
             .collect()
     }
 
     /// [`numeric_screen`](Self::numeric_screen) for any number of classes, through prefix rows.
-    fn numeric_screen_general(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
+    fn numeric_screen_general(
+        &self,
+        col: &NumericColumn,
+        feature: usize,
+        scratch: &mut Scratch,
+    ) -> Vec<Screened> {
         let (s, width) = (self.d.stride, 2 * self.d.stride);
         let n_bins = col.n_bins();
         if n_bins == 0 {
@@ -756,8 +521,12 @@ impl FeatureSearch<'_> {
         let kept = narrow
             .iter()
             .enumerate()
-            .map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) })
-            .filter(|c| !(c.s > bound))
+            .map(|(bin, &z)| Screened {
+                feature,
+                bin,
+                s: 2.0 * f64::from(z),
+            })
+            .filter(|c| survives(c.s, bound))
             .collect();
         scratch.narrow = narrow;
         kept
@@ -791,149 +560,5 @@ impl FeatureSearch<'_> {
             }
         }
         best
-    }
-}
-
-impl Distribution {
-    /// D₁ from one initial weight per block (already normalised so that k times their sum is 1).
-    pub fn new(labels: &[usize], k: usize, block_weights: &[f64]) -> Self {
-        let stride = padded(k);
-        let mut neg = vec![0.0; labels.len() * stride];
-        for (i, (&y, &w)) in labels.iter().zip(block_weights).enumerate() {
-            neg[i * stride..i * stride + k].iter_mut().for_each(|x| *x = w);
-            neg[i * stride + y] = 0.0;
-        }
-        Self {
-            k,
-            stride,
-            labels: labels.to_vec(),
-            pos: block_weights.to_vec(),
-            neg32: neg.iter().map(|&x| x as f32).collect(),
-            pos32: Vec::new(),
-            neg,
-        }
-        .with_pos32()
-    }
-
-    /// Refreshes `pos32` from `pos`.
-    fn with_pos32(mut self) -> Self {
-        self.refresh_pos32();
-        self
-    }
-
-    fn refresh_pos32(&mut self) {
-        self.pos32 = self
-            .pos
-            .iter()
-            .zip(&self.labels)
-            .map(|(&w, &y)| (w as f32, u32::try_from(y).unwrap_or(u32::MAX)))
-            .collect();
-    }
-
-    /// Per-class W₊ and W₋ over all blocks (padded to the stride), from the f64 weights or,
-    /// with `rounded`, from the f32 copy the screening stage reads.
-    fn totals(&self, rounded: bool) -> (Vec<f64>, Vec<f64>) {
-        let s = self.stride;
-        let mut pos = vec![0.0; s];
-        let mut neg = vec![0.0; s];
-        for (i, &y) in self.labels.iter().enumerate() {
-            pos[y] += if rounded { f64::from(self.pos32[i].0) } else { self.pos[i] };
-            for (j, a) in neg.iter_mut().enumerate() {
-                *a += if rounded {
-                    f64::from(self.neg32[i * s + j])
-                } else {
-                    self.neg[i * s + j]
-                };
-            }
-        }
-        (pos, neg)
-    }
-
-    /// W₊ʲˡ and W₋ʲˡ (l < k) for each branch j of a partition given per block.
-    pub fn branch_weights(&self, branches: &[Branch]) -> [(Vec<f64>, Vec<f64>); 3] {
-        let (k, s) = (self.k, self.stride);
-        let mut w: [(Vec<f64>, Vec<f64>); 3] =
-            std::array::from_fn(|_| (vec![0.0; s], vec![0.0; s]));
-        for (i, &b) in branches.iter().enumerate() {
-            let (pos, neg) = &mut w[b as usize];
-            pos[self.labels[i]] += self.pos[i];
-            add_assign(neg, &self.neg[i * s..(i + 1) * s]);
-        }
-        w.map(|(mut p, mut n)| {
-            p.truncate(k);
-            n.truncate(k);
-            (p, n)
-        })
-    }
-
-    /// Reweighting step (S&S 1999, Figure 1, AdaBoost.MH update with α absorbed in h):
-    /// D(i,l) ← D(i,l)·exp(−Y_il·h(xᵢ,l)) / Z_t. Returns the normaliser Z_t, or `None` when
-    /// it is not a positive finite number (weights overflowed or vanished).
-    pub fn reweight(&mut self, stump: &Stump, branches: &[Branch]) -> Option<f64> {
-        let s = self.stride;
-        // exp(±c) once per branch and class rather than once per (block, class) pair; padding
-        // classes get factor 1 (their weight stays 0).
-        let factors = |sign: f64| -> [Vec<f64>; 3] {
-            std::array::from_fn(|j| {
-                let mut f: Vec<f64> = stump.outputs[j].iter().map(|c| (sign * c).exp()).collect();
-                f.resize(s, 1.0);
-                f
-            })
-        };
-        let (up, down) = (factors(1.0), factors(-1.0));
-        let mut z = 0.0;
-        for (i, &b) in branches.iter().enumerate() {
-            let j = b as usize;
-            // Y = +1 for the true class: weight shrinks when the stump votes for it.
-            self.pos[i] *= down[j][self.labels[i]];
-            z += self.pos[i];
-            // Y = −1 for the other classes: weight grows when the stump votes for them.
-            for (w, &f) in self.neg[i * s..(i + 1) * s].iter_mut().zip(&up[j]) {
-                *w *= f;
-                z += *w;
-            }
-        }
-        if !(z.is_finite() && z > 0.0) {
-            return None;
-        }
-        self.pos.iter_mut().for_each(|w| *w /= z);
-        self.neg.iter_mut().for_each(|w| *w /= z);
-        for (a, &b) in self.neg32.iter_mut().zip(&self.neg) {
-            *a = b as f32;
-        }
-        self.refresh_pos32();
-        Some(z)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bins_follow_quantiles_and_keep_exact_values_when_few() {
-        let d: Vec<(f64, usize)> = (0..10).map(|v| (v as f64, 1)).collect();
-        assert_eq!(bin_ranges(&d, 10, None).len(), 10);
-        let r = bin_ranges(&d, 10, Some(5));
-        assert_eq!(r, vec![0..2, 2..4, 4..6, 6..8, 8..10]);
-        let r = bin_ranges(&d, 10, Some(3));
-        assert_eq!(r.len(), 3);
-        assert_eq!(r.last().map(|x| x.end), Some(10));
-    }
-
-    #[test]
-    fn midpoint_separates_even_adjacent_and_infinite_values() {
-        assert_eq!(separating_midpoint(1.0, 2.0), 1.5);
-        let next = f64::from_bits(1.0f64.to_bits() + 1);
-        assert_eq!(separating_midpoint(1.0, next), 1.0);
-        assert_eq!(separating_midpoint(1.0, f64::INFINITY), 1.0);
-    }
-
-    #[test]
-    fn codes_and_thresholds_agree_with_values() {
-        let v = ndarray::array![3.0, f64::NAN, -0.0, 0.0, 7.0, 3.0];
-        let c = NumericColumn::new(v.view(), None);
-        assert_eq!(c.codes, vec![1, MISSING, 0, 0, 2, 1]);
-        assert_eq!(c.thresholds, vec![1.5, 5.0, 7.0]);
     }
 }

@@ -352,6 +352,54 @@ fn fast_search_agrees_with_a_brute_force_reference() {
 }
 
 #[test]
+fn fast_search_agrees_with_the_reference_on_17_and_40_classes() {
+    // 17 classes use the register kernels with 5 lane groups, as the benchmark does; 40
+    // classes (10 groups) the general fallback.
+    for k in [17, 40] {
+        agrees_with_reference(k);
+    }
+}
+
+fn agrees_with_reference(k: usize) {
+    let (mut x, mut y) = random_data(23, 150, k);
+    // Make sure the largest class occurs, so both implementations see k classes.
+    y[0] = k - 1;
+    x = x
+        .select_rows(&(0..150).collect::<Vec<_>>())
+        .expect("rows exist");
+    let reference = reference_boost(&x, &y, k, 6);
+    let model = exact(6).train(&x, &y).expect("trains");
+    assert_eq!(model.n_classes(), k);
+    assert_eq!(model.stumps().len(), 6);
+    for (t, s) in model.stumps().iter().enumerate() {
+        assert_eq!(s.test, reference.tests[t], "round {t}");
+        for (mine, theirs) in s
+            .outputs
+            .iter()
+            .flatten()
+            .zip(reference.outputs[t].iter().flatten())
+        {
+            assert!(
+                (mine - theirs).abs() < 1e-9,
+                "round {t}: {mine} vs {theirs}"
+            );
+        }
+    }
+}
+
+#[test]
+fn portable_and_avx2_kernels_give_the_same_model() {
+    use std::sync::atomic::Ordering;
+    let (x, y) = random_data(29, 200, 6);
+    let params = AdaBoostMhParams::new().n_rounds(25).check().expect("valid");
+    let fast = params.train(&x, &y).expect("trains");
+    super::kernels::FORCE_PORTABLE.store(true, Ordering::SeqCst);
+    let portable = params.train(&x, &y);
+    super::kernels::FORCE_PORTABLE.store(false, Ordering::SeqCst);
+    assert_eq!(fast, portable.expect("trains"));
+}
+
+#[test]
 fn binning_is_exact_when_values_fit_in_the_bins() {
     // Columns have ≤ 4 levels or 40 continuous values; 64 bins hold every distinct value.
     let (x, y) = random_data(5, 40, 3);

@@ -1,0 +1,158 @@
+//! The boosting distribution D over (block, class) pairs: its layout (see the `search`
+//! module docs), its initialisation and the reweighting step.
+
+use super::kernels::{add_assign, padded};
+use super::stump::{Branch, Stump};
+
+/// Current distribution D over (block, class) pairs, in the layout of the module docs.
+#[derive(Debug, Clone)]
+pub(crate) struct Distribution {
+    pub(super) k: usize,
+    /// Row length of `neg`: k padded to a multiple of [`LANES`].
+    pub(super) stride: usize,
+    pub(super) labels: Vec<usize>,
+    pub(super) pos: Vec<f64>,
+    pub(super) neg: Vec<f64>,
+    /// `neg` rounded to f32 (refreshed after every reweighting) for the screening stage:
+    /// half the memory traffic of the f64 weights.
+    pub(super) neg32: Vec<f32>,
+    /// Per block (W₊ as f32, class): what the screening stage reads for W₊ with one load.
+    pub(super) pos32: Vec<(f32, u32)>,
+}
+
+impl Distribution {
+    /// D₁ from one initial weight per block (already normalised so that k times their sum is 1).
+    pub fn new(labels: &[usize], k: usize, block_weights: &[f64]) -> Self {
+        let stride = padded(k);
+        let mut neg = vec![0.0; labels.len() * stride];
+        for (i, (&y, &w)) in labels.iter().zip(block_weights).enumerate() {
+            neg[i * stride..i * stride + k]
+                .iter_mut()
+                .for_each(|x| *x = w);
+            neg[i * stride + y] = 0.0;
+        }
+        Self {
+            k,
+            stride,
+            labels: labels.to_vec(),
+            pos: block_weights.to_vec(),
+            neg32: neg.iter().map(|&x| x as f32).collect(),
+            pos32: Vec::new(),
+            neg,
+        }
+        .with_pos32()
+    }
+
+    /// Refreshes `pos32` from `pos`.
+    fn with_pos32(mut self) -> Self {
+        self.refresh_pos32();
+        self
+    }
+
+    fn refresh_pos32(&mut self) {
+        self.pos32 = self
+            .pos
+            .iter()
+            .zip(&self.labels)
+            .map(|(&w, &y)| (w as f32, u32::try_from(y).unwrap_or(u32::MAX)))
+            .collect();
+    }
+
+    /// Per-class W₊ and W₋ over all blocks (padded to the stride), from the f64 weights or,
+    /// with `rounded`, from the f32 copy the screening stage reads.
+    pub(super) fn totals(&self, rounded: bool) -> (Vec<f64>, Vec<f64>) {
+        let s = self.stride;
+        let mut pos = vec![0.0; s];
+        let mut neg = vec![0.0; s];
+        for (i, &y) in self.labels.iter().enumerate() {
+            pos[y] += if rounded {
+                f64::from(self.pos32[i].0)
+            } else {
+                self.pos[i]
+            };
+            for (j, a) in neg.iter_mut().enumerate() {
+                *a += if rounded {
+                    f64::from(self.neg32[i * s + j])
+                } else {
+                    self.neg[i * s + j]
+                };
+            }
+        }
+        (pos, neg)
+    }
+
+    /// W₊ʲˡ and W₋ʲˡ (l < k) for each branch j of a partition given per block.
+    pub fn branch_weights(&self, branches: &[Branch]) -> [(Vec<f64>, Vec<f64>); 3] {
+        let (k, s) = (self.k, self.stride);
+        let mut w: [(Vec<f64>, Vec<f64>); 3] =
+            std::array::from_fn(|_| (vec![0.0; s], vec![0.0; s]));
+        for (i, &b) in branches.iter().enumerate() {
+            let (pos, neg) = &mut w[b as usize];
+            pos[self.labels[i]] += self.pos[i];
+            add_assign(neg, &self.neg[i * s..(i + 1) * s]);
+        }
+        w.map(|(mut p, mut n)| {
+            p.truncate(k);
+            n.truncate(k);
+            (p, n)
+        })
+    }
+
+    /// Reweighting step (S&S 1999, AdaBoost.MH update, with α absorbed in h):
+    /// D(i,l) ← D(i,l)·exp(−Y_il·h(xᵢ,l)) / Z_t. Returns the normaliser Z_t, or `None` when
+    /// it is not a positive finite number (weights overflowed or vanished).
+    pub fn reweight(&mut self, stump: &Stump, branches: &[Branch]) -> Option<f64> {
+        let s = self.stride;
+        // exp(±c) once per branch and class rather than once per (block, class) pair; padding
+        // classes get factor 1 (their weight stays 0).
+        let factors = |sign: f64| -> [Vec<f64>; 3] {
+            std::array::from_fn(|j| {
+                let mut f: Vec<f64> = stump.outputs[j].iter().map(|c| (sign * c).exp()).collect();
+                f.resize(s, 1.0);
+                f
+            })
+        };
+        let (up, down) = (factors(1.0), factors(-1.0));
+        let mut z = 0.0;
+        for (i, &b) in branches.iter().enumerate() {
+            let j = b as usize;
+            // Y = +1 for the true class: weight shrinks when the stump votes for it.
+            self.pos[i] *= down[j][self.labels[i]];
+            z += self.pos[i];
+            // Y = −1 for the other classes: weight grows when the stump votes for them.
+            for (w, &f) in self.neg[i * s..(i + 1) * s].iter_mut().zip(&up[j]) {
+                *w *= f;
+                z += *w;
+            }
+        }
+        if !(z.is_finite() && z > 0.0) {
+            return None;
+        }
+        self.pos.iter_mut().for_each(|w| *w /= z);
+        self.neg.iter_mut().for_each(|w| *w /= z);
+        for (a, &b) in self.neg32.iter_mut().zip(&self.neg) {
+            *a = b as f32;
+        }
+        self.refresh_pos32();
+        Some(z)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::stump::StumpTest;
+    use super::*;
+
+    #[test]
+    fn reweighting_reports_overflow_instead_of_producing_infinities() {
+        let mut d = Distribution::new(&[0, 1], 2, &[0.25, 0.25]);
+        let stump = Stump {
+            test: StumpTest::Present { column: 0 },
+            outputs: [vec![0.0, 0.0], vec![1e3, 1e3], vec![0.0, 0.0]],
+        };
+        assert_eq!(d.reweight(&stump, &[Branch::False, Branch::False]), None);
+        let mut d = Distribution::new(&[0, 1], 2, &[0.25, 0.25]);
+        let z = d.reweight(&stump, &[Branch::True, Branch::True]);
+        assert_eq!(z, Some(1.0), "zero outputs leave D unchanged");
+    }
+}

@@ -623,3 +623,186 @@ pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     println!("rebuilt the reports in {}", args.dir.display());
     Ok(ExitCode::SUCCESS)
 }
+
+/// Which view `parcels features` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ViewName {
+    Stylistic,
+    Lexical,
+}
+
+/// Output format of `parcels features`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FeatureFormat {
+    /// One JSON object per page and line: `{"path", "blocks": [{"block": 0, name: value, …}]}`.
+    Json,
+    /// One line per block: `path`, `block`, then one column per feature (lexical: stems as
+    /// `stem:weight` pairs in one column).
+    Tsv,
+    /// SVMlight (`0 qid:PAGE idx:value …`, 1-based indices, one line per block), with `--names`
+    /// for the index → name table: loads with scikit-learn's `load_svmlight_file(query_id=True)`.
+    Svmlight,
+}
+
+/// `parcels features`: the features of each block, per view.
+#[derive(Debug, Clone, clap::Args)]
+pub struct FeaturesArgs {
+    #[command(flatten)]
+    pub input: PageArgs,
+    #[arg(long, value_enum)]
+    pub view: ViewName,
+    #[arg(long, value_enum, default_value_t = FeatureFormat::Json)]
+    pub format: FeatureFormat,
+    /// Write the feature name table (`index<TAB>name`, 1-based as in SVMlight) here.
+    #[arg(long, value_name = "FILE")]
+    pub names: Option<PathBuf>,
+    /// Directory where external style sheets are looked up (stylistic view).
+    #[arg(long, value_name = "DIR")]
+    pub assets: Option<PathBuf>,
+    /// IDF table (lexical view); default: the shipped corpora/idf/dragnet.tsv.
+    #[arg(long, value_name = "TSV")]
+    pub idf: Option<PathBuf>,
+}
+
+/// Runs `parcels features`.
+pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
+    use crate::lexical::{self, IdfTable};
+    use crate::stylistic::{self, StyleOptions};
+    let divider = args.input.divider()?;
+    let opts = args.input.load_options();
+    let pages = list_pages(&args.input.pages)?;
+    let idf = match &args.idf {
+        Some(p) => IdfTable::load(p)?,
+        None => IdfTable::dragnet()?,
+    };
+    let mut style = StyleOptions::default();
+    style.css.assets_dir = args.assets.clone();
+    if let Some(path) = &args.names {
+        let mut table = Vec::new();
+        match args.view {
+            ViewName::Lexical => lexical::write_feature_names(&mut table, &idf)?,
+            ViewName::Stylistic => {
+                for (i, n) in stylistic::feature_names().iter().enumerate() {
+                    writeln!(table, "{}\t{n}", i + 1)?;
+                }
+            }
+        }
+        write_atomic(path, &table).with_context(|| format!("{}: cannot write", path.display()))?;
+    }
+    let results: Vec<(PathBuf, anyhow::Result<String>)> = pages
+        .par_iter()
+        .enumerate()
+        .map(|(i, path)| {
+            let r = (|| {
+                let page = Page::load(path, &opts)?;
+                let division = divider.divide(&page);
+                let shown = path.display().to_string();
+                Ok(match args.view {
+                    ViewName::Stylistic => {
+                        let f = stylistic::extract(&page, &division, &style)?;
+                        for w in &f.warnings {
+                            eprintln!("{w}");
+                        }
+                        match args.format {
+                            FeatureFormat::Json => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, f.to_records_json()?),
+                            FeatureFormat::Tsv => prefix_lines(&f.to_tsv(), &shown, i == 0),
+                            FeatureFormat::Svmlight => dense_svmlight(&f.rows, i as u64 + 1),
+                        }
+                    }
+                    ViewName::Lexical => {
+                        let f = lexical::extract(&division, &idf);
+                        match args.format {
+                            FeatureFormat::Json => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&f.named_rows(&idf))?),
+                            FeatureFormat::Tsv => prefix_lines(&f.to_tsv(&idf), &shown, i == 0),
+                            FeatureFormat::Svmlight => f.to_svmlight(None, Some(i as u64 + 1)),
+                        }
+                    }
+                })
+            })();
+            (path.clone(), r)
+        })
+        .collect();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut failed = 0;
+    for (path, r) in &results {
+        match r {
+            Ok(text) => out.write_all(text.as_bytes())?,
+            Err(e) => {
+                failed += 1;
+                out.flush()?;
+                eprintln!("{}", error_line(path, e));
+            }
+        }
+    }
+    out.flush()?;
+    Ok(batch_status(failed, results.len()))
+}
+
+/// Prefixes every line of a TSV table with the page path; the header (`path` column) is kept only
+/// for the first page.
+fn prefix_lines(tsv: &str, path: &str, header: bool) -> String {
+    let mut out = String::new();
+    for (n, line) in tsv.lines().enumerate() {
+        if n == 0 {
+            if header {
+                out.push_str("path\t");
+                out.push_str(line);
+                out.push('\n');
+            }
+            continue;
+        }
+        out.push_str(&tsv_field(path));
+        out.push('\t');
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Dense rows as SVMlight: label 0, the page as query id, 1-based indices; missing (NaN) and
+/// zero values are left out, as the format's sparse reading implies zero for absent indices.
+fn dense_svmlight(rows: &[Vec<f64>], qid: u64) -> String {
+    let mut out = String::new();
+    for row in rows {
+        out.push_str(&format!("0 qid:{qid}"));
+        for (i, v) in row.iter().enumerate() {
+            if v.is_finite() && *v != 0.0 {
+                out.push_str(&format!(" {}:{v}", i + 1));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `parcels idf build`: document frequencies of stems over pages outside every labelled set.
+#[derive(Debug, Clone, clap::Args)]
+pub struct IdfBuildArgs {
+    /// Pages (files or directories) that make the IDF corpus.
+    #[arg(required = true, value_name = "PAGE")]
+    pub pages: Vec<PathBuf>,
+    /// Where the table goes (TSV, written atomically).
+    #[arg(long, value_name = "TSV")]
+    pub out: PathBuf,
+    /// Stems seen in fewer documents are left out (they get the unknown-stem IDF).
+    #[arg(long, default_value_t = crate::lexical::DEFAULT_MIN_DF)]
+    pub min_df: u64,
+}
+
+/// Runs `parcels idf build`.
+pub fn idf_build(args: &IdfBuildArgs) -> anyhow::Result<ExitCode> {
+    let pages = list_pages(&args.pages)?;
+    let build = crate::lexical::build_idf(&pages, &Divider::default(), &LoadOptions::default(), args.min_df)?;
+    for e in &build.skipped {
+        eprintln!("{e}");
+    }
+    build.table.save(&args.out)?;
+    println!(
+        "{}: {} stems from {} documents ({} pages skipped)",
+        args.out.display(),
+        build.table.len(),
+        build.table.documents(),
+        build.skipped.len()
+    );
+    Ok(batch_status(build.skipped.len(), pages.len()))
+}

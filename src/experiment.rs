@@ -9,7 +9,9 @@
 //!
 //! Invariants: no page's blocks sit on both sides of a fold; the same config and seed give the
 //! same numbers bit for bit (seeded shuffles, deterministic learners, folds computed in parallel
-//! but collected in order).
+//! but collected in order), with one exception outside our code: the SAMME baseline's trees come
+//! from linfa-trees 0.8, which sums Gini frequencies and breaks modal-class ties in `HashMap`
+//! order (seeded per process), so its error can move by a block or two between runs.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -17,6 +17,11 @@ struct Cli {
 enum Command {
     /// Divide pages into fine-grained blocks (PARCELS section 4) and print them.
     Divide(cli::DivideArgs),
+    /// Print the stylistic or lexical features of every block (JSON, TSV or SVMlight).
+    Features(cli::FeaturesArgs),
+    /// IDF tables for the lexical view.
+    #[command(subcommand)]
+    Idf(IdfCommand),
     /// Labelled corpora: import annotations, show statistics.
     #[command(subcommand)]
     Corpus(CorpusCommand),
@@ -26,6 +31,12 @@ enum Command {
     Experiment(cli::ExperimentArgs),
     /// Rebuild an experiment's report files from its results.json.
     Report(cli::ReportArgs),
+}
+
+#[derive(Subcommand)]
+enum IdfCommand {
+    /// Count document frequencies of stems over pages outside the labelled sets.
+    Build(cli::IdfBuildArgs),
 }
 
 #[derive(Subcommand)]
@@ -48,6 +59,8 @@ fn main() -> ExitCode {
     let args = Cli::parse();
     let result = match &args.command {
         Command::Divide(a) => cli::divide(a),
+        Command::Features(a) => cli::features(a),
+        Command::Idf(IdfCommand::Build(a)) => cli::idf_build(a),
         Command::Experiment(a) => cli::experiment(a),
         Command::Report(a) => cli::report(a),
         Command::Corpus(CorpusCommand::ImportL3s(a)) => cli::import_l3s(a),

@@ -114,13 +114,19 @@ pub fn divide(args: &DivideArgs) -> anyhow::Result<ExitCode> {
             (path.clone(), result)
         })
         .collect();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.format == DivideFormat::Tsv {
-        writeln!(out, "path\tid\tlocator\tcontainer\twords\tlinks\timages\thidden\ttext")?;
+    let header = (args.format == DivideFormat::Tsv).then_some("path\tid\tlocator\tcontainer\twords\tlinks\timages\thidden\ttext\n");
+    print_batch(header, &results)
+}
+
+/// Prints a batch's outputs in page order on stdout, each failure as `path: problem` on stderr,
+/// and returns the batch's exit status.
+fn print_batch(header: Option<&str>, results: &[(PathBuf, anyhow::Result<String>)]) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if let Some(h) = header {
+        out.write_all(h.as_bytes())?;
     }
     let mut failed = 0;
-    for (path, result) in &results {
+    for (path, result) in results {
         match result {
             Ok(text) => out.write_all(text.as_bytes())?,
             Err(e) => {
@@ -722,20 +728,7 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
             (path.clone(), r)
         })
         .collect();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut failed = 0;
-    for (path, r) in &results {
-        match r {
-            Ok(text) => out.write_all(text.as_bytes())?,
-            Err(e) => {
-                failed += 1;
-                out.flush()?;
-                eprintln!("{}", error_line(path, e));
-            }
-        }
-    }
-    out.flush()?;
-    Ok(batch_status(failed, results.len()))
+    print_batch(None, &results)
 }
 
 /// Prefixes every line of a TSV table with the page path; the header (`path` column) is kept only

@@ -191,13 +191,11 @@ pub fn cotrain(
     let mut added = Vec::new();
     let mut stop = Stop::AllRounds;
     for round in 1..=params.rounds {
-        let start = (round - 1) * params.u;
-        if start >= order.len() {
+        // Step 1: a fresh pool of u blocks.
+        let Some(drawn) = draw(&order, round, params.u) else {
             stop = Stop::PoolExhausted { after_round: round - 1 };
             break;
-        }
-        // Step 1: a fresh pool of u blocks.
-        let drawn = &order[start..(start + params.u).min(order.len())];
+        };
         let fresh = pool.select_rows(drawn)?;
         // Step 2: each learner labels the pool.
         let s_pred = stylistic.predict_with_confidence(&fresh.stylistic)?;
@@ -214,7 +212,7 @@ pub fn cotrain(
         stylistic = boost.0.train(&data.stylistic, &labels)?;
         lexical = boost.1.train(&data.lexical, &labels)?;
         observe(&RoundModels { round, stylistic: &stylistic, lexical: &lexical, training_blocks: labels.len() });
-        if start + params.u >= order.len() && round < params.rounds {
+        if round * params.u >= order.len() && round < params.rounds {
             stop = Stop::PoolExhausted { after_round: round };
             break;
         }
@@ -242,12 +240,10 @@ pub fn self_train(
     let order = pool_order(pool.n_rows(), params.seed);
     let mut stop = Stop::AllRounds;
     for round in 1..=params.rounds {
-        let start = (round - 1) * params.u;
-        if start >= order.len() {
+        let Some(drawn) = draw(&order, round, params.u) else {
             stop = Stop::PoolExhausted { after_round: round - 1 };
             break;
-        }
-        let drawn = &order[start..(start + params.u).min(order.len())];
+        };
         let fresh = pool.select_rows(drawn)?;
         let pred = model.predict_with_confidence(&fresh)?;
         let mut taken = vec![false; drawn.len()];
@@ -257,12 +253,19 @@ pub fn self_train(
         labels.extend(chosen.iter().map(|&(_, c)| c));
         model = boost.train(&data, &labels)?;
         observe(round, &model);
-        if start + params.u >= order.len() && round < params.rounds {
+        if round * params.u >= order.len() && round < params.rounds {
             stop = Stop::PoolExhausted { after_round: round };
             break;
         }
     }
     Ok((model, stop))
+}
+
+/// The pool blocks of `round` (from 1): the next `u` of the drawing order, or `None` when the
+/// unlabelled data has run out.
+fn draw(order: &[usize], round: usize, u: usize) -> Option<&[usize]> {
+    let start = (round - 1) * u;
+    (start < order.len()).then(|| &order[start..(start + u).min(order.len())])
 }
 
 /// The order in which pool blocks are drawn: a seeded shuffle.

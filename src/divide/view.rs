@@ -20,8 +20,9 @@ const VOID: &[&str] = &[
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
 ];
 
-/// Elements dropped with their content: they would run code.
-const DROPPED: &[&str] = &["script"];
+/// Elements dropped with their content: they would run code, or send the reader elsewhere
+/// (`<base>` re-targets every relative link).
+const DROPPED: &[&str] = &["script", "base"];
 
 /// Background colours cycled over block numbers; neighbouring blocks differ.
 const PALETTE: &[&str] = &["#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#d0bfff", "#ffec99", "#99e9f2", "#e9ecef"];
@@ -93,7 +94,8 @@ pub fn render(page: &Page, division: &Division, opts: &ViewOptions) -> String {
                     }
                     Node::Element(el) => {
                         let tag = el.name();
-                        if DROPPED.contains(&tag) {
+                        let refresh = tag == "meta" && el.attr("http-equiv").is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
+                        if DROPPED.contains(&tag) || refresh {
                             skipping = Some(node.id());
                             continue;
                         }
@@ -227,13 +229,14 @@ mod tests {
     fn view_numbers_blocks_and_drops_scripts() {
         let page = Page::from_bytes(
             "v.html",
-            b"<html><head><script>alert(1)</script></head><body onload=\"x()\"><p>One</p><p>Two <a href=\"javascript:evil()\">t</a></p><img src=a.png onerror=\"x()\"></body></html>",
+            b"<html><head><script>alert(1)</script><base href=http://elsewhere.example/><meta http-equiv=Refresh content='0;url=http://elsewhere.example/'></head><body onload=\"x()\"><p>One</p><p>Two <a href=\"javascript:evil()\">t</a></p><img src=a.png onerror=\"x()\"></body></html>",
             &LoadOptions::default(),
         )
         .unwrap();
         let division = Divider::default().divide(&page);
         let html = render(&page, &division, &ViewOptions::default());
         assert!(!html.contains("alert"));
+        assert!(!html.contains("elsewhere"), "no redirect or re-targeting survives");
         assert!(!html.contains("onload") && !html.contains("onerror") && !html.contains("javascript:"));
         assert!(html.contains("script-src 'none'"));
         for b in &division.blocks {

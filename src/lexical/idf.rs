@@ -22,7 +22,6 @@
 //! a table.
 
 use std::collections::{BTreeSet, HashMap};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -232,22 +231,9 @@ fn valid_stem(s: &str) -> bool {
     !s.is_empty() && !s.contains(['\t', '\n', '\r'])
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
+/// Writes `bytes` atomically (see [`crate::files::write_atomic`]).
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), IdfError> {
-    let io = |source| IdfError::Io { path: path.into(), source };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "idf".into());
-    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        // Best effort: do not leave the temporary file behind; the original error is reported.
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
+    crate::files::write_atomic(path, bytes).map_err(|source| IdfError::Io { path: path.into(), source })
 }
 
 /// The distinct stems of a divided page: what one document contributes to the counts.

@@ -84,7 +84,8 @@ pub fn per_class(results: &ExperimentResults, learner: &str, round: usize) -> Op
 
 /// Writes every report file into `dir`.
 pub fn write_all(results: &ExperimentResults, dir: &Path) -> Result<(), ReportError> {
-    let json = serde_json::to_string_pretty(results).map_err(|e| file_err(dir, e))?;
+    // Compact: the per-round predictions of every learner make the pretty form several MB.
+    let json = serde_json::to_string(results).map_err(|e| file_err(dir, e))?;
     write_atomic(&dir.join("results.json"), json.as_bytes()).map_err(|e| file_err(&dir.join("results.json"), e))?;
     write_derived(results, dir)
 }
@@ -182,7 +183,8 @@ const COLORS: &[RGBColor] = &[
     RGBColor(140, 86, 75),
 ];
 
-/// The error curves as SVG: mean per learner with the min–max spread over folds.
+/// The error curves as SVG: mean per learner, with the min–max spread over folds for the
+/// co-trained learners.
 pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
     let rounds = n_rounds(results);
     let mut svg = String::new();
@@ -203,8 +205,12 @@ pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
+            .light_line_style(WHITE)
+            .x_labels(rounds.clamp(2, 21))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
             .x_desc("co-training round")
-            .y_desc("error rate")
+            .y_desc("error rate (held-out blocks)")
             .draw()
             .map_err(|e| e.to_string())?;
         for (i, learner) in LEARNERS.iter().enumerate() {
@@ -219,9 +225,13 @@ pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
                     (r as f64, v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(f64::NEG_INFINITY, f64::max))
                 })
                 .collect();
-            let band: Vec<(f64, f64)> =
-                spread.iter().map(|&(x, lo, _)| (x, lo)).chain(spread.iter().rev().map(|&(x, _, hi)| (x, hi))).collect();
-            chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.12)))).map_err(|e| e.to_string())?;
+            // The spread over folds (min to max) only for the co-trained learners: the constant
+            // baselines would cover the chart.
+            if [LEXICAL, STYLISTIC, COMBINED].contains(learner) {
+                let band: Vec<(f64, f64)> =
+                    spread.iter().map(|&(x, lo, _)| (x, lo)).chain(spread.iter().rev().map(|&(x, _, hi)| (x, hi))).collect();
+                chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.10)))).map_err(|e| e.to_string())?;
+            }
             chart
                 .draw_series(LineSeries::new(mean.iter().enumerate().map(|(r, &e)| (r as f64, e)), color.stroke_width(2)))
                 .map_err(|e| e.to_string())?

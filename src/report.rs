@@ -276,7 +276,7 @@ pub fn report_md(results: &ExperimentResults) -> String {
     let _ = writeln!(
         out,
         "Labelled: {} blocks on {} pages from {} sites ({} blocks without a majority label left out). Unlabelled pool: {} blocks on {} pages. \
-         Scheme {} (reported as {}), u = {}, k = {}, r = {}, {} folds split by {:?}, seed {}. Boosting rounds: {:?}. \
+         Labels in {}, trained in {}, reported in {}; u = {}, k = {}, r = {}, {} folds split by {:?}, seed {}. Boosting rounds: {:?}. \
          Wall time {:.1} s, peak memory {}.\n",
         results.labelled_blocks,
         results.labelled_pages,
@@ -285,7 +285,8 @@ pub fn report_md(results: &ExperimentResults) -> String {
         results.pool_blocks,
         results.pool_pages,
         c.corpus.scheme,
-        c.corpus.report_scheme.as_deref().unwrap_or(&c.corpus.scheme),
+        c.corpus.train_scheme.as_deref().unwrap_or(&c.corpus.scheme),
+        c.corpus.report_scheme.as_deref().or(c.corpus.train_scheme.as_deref()).unwrap_or(&c.corpus.scheme),
         c.cotraining.u,
         c.cotraining.k,
         c.cotraining.r,

@@ -799,3 +799,127 @@ pub fn idf_build(args: &IdfBuildArgs) -> anyhow::Result<ExitCode> {
     );
     Ok(batch_status(build.skipped.len(), pages.len()))
 }
+
+/// `parcels train`: trains the co-trained models of a config on all its labelled data.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TrainArgs {
+    /// Experiment configuration (its corpus, pool, views, boosting and co-training settings).
+    #[arg(value_name = "CONFIG")]
+    pub config: PathBuf,
+    /// Where the model file goes (JSON, written atomically).
+    #[arg(long, value_name = "MODEL.json")]
+    pub out: PathBuf,
+}
+
+/// Runs `parcels train`.
+pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
+    let config = crate::experiment::ExperimentConfig::load(&args.config)?;
+    let bar = progress(config.cotraining.r as u64 + 1, &config.name);
+    let model = crate::apply::train(&config, &|msg| {
+        if msg.starts_with("co-training round") {
+            bar.inc(1);
+        }
+        bar.set_message(msg.to_string());
+    })?;
+    bar.finish_and_clear();
+    model.save(&args.out)?;
+    println!(
+        "{}: {} classes, {} training blocks after co-training; stumps: stylistic {}, lexical {}, single-view {}",
+        args.out.display(),
+        model.classes.len(),
+        model.training_blocks,
+        model.stylistic.stumps().len(),
+        model.lexical.stumps().len(),
+        model.single_view.stumps().len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The model used when `--model` is not given: the one trained by the project, beside the
+/// sources this binary was built from.
+pub const DEFAULT_MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/models/default.json");
+
+/// Options of `parcels classify` and `parcels extract`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ApplyArgs {
+    #[command(flatten)]
+    pub input: PageArgs,
+    /// Model file from `parcels train`; default: the model shipped in corpora/models/default.json.
+    #[arg(long, value_name = "MODEL.json")]
+    pub model: Option<PathBuf>,
+}
+
+/// Output format of `parcels extract`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExtractFormat {
+    /// One JSON object per page and line.
+    Json,
+    /// The title, then the main text, then a blank line, per page.
+    Text,
+}
+
+/// `parcels extract`: the article of each page.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ExtractArgs {
+    #[command(flatten)]
+    pub apply: ApplyArgs,
+    #[arg(long, value_enum, default_value_t = ExtractFormat::Json)]
+    pub format: ExtractFormat,
+}
+
+fn classifier(args: &ApplyArgs) -> anyhow::Result<crate::apply::Classifier> {
+    let path = args.model.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_MODEL));
+    if args.model.is_none() && !path.is_file() {
+        bail!("no --model given and no default model at {} (train one: parcels train CONFIG --out MODEL.json)", path.display());
+    }
+    Ok(crate::apply::Classifier::new(crate::apply::TrainedModel::load(&path)?)?)
+}
+
+/// Runs `parcels classify` (JSON Lines: `{"path", "blocks": [{"id", "locator", "label",
+/// "confidence", "view", "text"}]}`).
+pub fn classify(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
+    let classifier = classifier(args)?;
+    let opts = args.input.load_options();
+    let pages = list_pages(&args.input.pages)?;
+    let results: Vec<(PathBuf, anyhow::Result<String>)> = pages
+        .par_iter()
+        .map(|path| {
+            let r = (|| {
+                let page = Page::load(path, &opts)?;
+                let (_, blocks) = classifier.classify(&page)?;
+                let line = serde_json::json!({ "path": path.display().to_string(), "blocks": blocks });
+                Ok(format!("{line}\n"))
+            })();
+            (path.clone(), r)
+        })
+        .collect();
+    print_batch(None, &results)
+}
+
+/// Runs `parcels extract`.
+pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
+    let classifier = classifier(&args.apply)?;
+    let opts = args.apply.input.load_options();
+    let pages = list_pages(&args.apply.input.pages)?;
+    let results: Vec<(PathBuf, anyhow::Result<String>)> = pages
+        .par_iter()
+        .map(|path| {
+            let r = (|| {
+                let page = Page::load(path, &opts)?;
+                let (_, blocks) = classifier.classify(&page)?;
+                let a = crate::apply::article(&blocks);
+                Ok(match args.format {
+                    ExtractFormat::Json => {
+                        let mut v = serde_json::to_value(&a)?;
+                        v["path"] = serde_json::Value::from(path.display().to_string());
+                        v["blocks"] = serde_json::to_value(&blocks)?;
+                        format!("{v}\n")
+                    }
+                    ExtractFormat::Text => format!("{}\n{}\n\n", a.title.unwrap_or_default(), a.main_text),
+                })
+            })();
+            (path.clone(), r)
+        })
+        .collect();
+    print_batch(None, &results)
+}

@@ -6,9 +6,11 @@
 //! styles) → [`stylistic`] and [`lexical`] (each view's features) → [`views`] (one [`matrix`]
 //! per view) → [`boost`] (one AdaBoost.MH learner per view) → [`cotrain`] (the learners teach
 //! each other) → [`experiment`] (configs, folds, baselines) → [`eval`] → [`report`].
+//! [`apply`] trains models on all labelled data and classifies and extracts new pages.
 //! [`corpus`] turns annotations into labelled blocks; [`cli`] is the command line.
 
 pub mod annotate;
+pub mod apply;
 pub mod boost;
 pub mod cli;
 pub mod corpus;

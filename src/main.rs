@@ -31,6 +31,12 @@ enum Command {
     Experiment(cli::ExperimentArgs),
     /// Rebuild an experiment's report files from its results.json.
     Report(cli::ReportArgs),
+    /// Train the co-trained models of a config on all its labelled data and save them.
+    Train(cli::TrainArgs),
+    /// Label every block of pages with a trained model (JSON Lines).
+    Classify(cli::ApplyArgs),
+    /// Extract the article (title, main text, date, reporter, …) of pages.
+    Extract(cli::ExtractArgs),
 }
 
 #[derive(Subcommand)]
@@ -63,6 +69,9 @@ fn main() -> ExitCode {
         Command::Idf(IdfCommand::Build(a)) => cli::idf_build(a),
         Command::Experiment(a) => cli::experiment(a),
         Command::Report(a) => cli::report(a),
+        Command::Train(a) => cli::train(a),
+        Command::Classify(a) => cli::classify(a),
+        Command::Extract(a) => cli::extract(a),
         Command::Corpus(CorpusCommand::ImportL3s(a)) => cli::import_l3s(a),
         Command::Corpus(CorpusCommand::Stats(a)) => cli::corpus_stats(a),
         Command::Annotate(a) => parcels::annotate::run(a),

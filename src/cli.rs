@@ -22,7 +22,8 @@ pub const EXIT_SOME_FAILED: u8 = 2;
 /// Options shared by every command that reads pages.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PageArgs {
-    /// Pages to read: files, or directories searched recursively for .html/.htm(.gz) files.
+    /// Pages to read: files, directories searched recursively for .html/.htm(.gz) files, or `-`
+    /// for one page from standard input.
     #[arg(required = true, value_name = "PAGE")]
     pub pages: Vec<PathBuf>,
     /// Divider configuration (tag inventory); the built-in one is configs/divider.toml.
@@ -33,7 +34,47 @@ pub struct PageArgs {
     pub max_bytes: usize,
 }
 
+/// The page argument that means "one page read from standard input".
+pub const STDIN_PAGE: &str = "-";
+
+/// The pages of a batch: files and directories expanded, and `-` for standard input (read once,
+/// within the size limit).
+pub struct Batch {
+    pub pages: Vec<PathBuf>,
+    stdin: Option<Vec<u8>>,
+}
+
+impl Batch {
+    /// Loads one page of the batch (`-` from the bytes read from standard input).
+    pub fn load(&self, path: &Path, opts: &LoadOptions) -> Result<Page, crate::page::PageError> {
+        match (&self.stdin, path.as_os_str() == STDIN_PAGE) {
+            (Some(bytes), true) => Page::from_bytes("<stdin>", bytes, opts),
+            _ => Page::load(path, opts),
+        }
+    }
+}
+
 impl PageArgs {
+    /// Expands the page arguments into a batch.
+    pub fn batch(&self) -> anyhow::Result<Batch> {
+        let mut pages = Vec::new();
+        let mut stdin = None;
+        for p in &self.pages {
+            if p.as_os_str() == STDIN_PAGE {
+                if stdin.is_none() {
+                    use std::io::Read;
+                    let mut bytes = Vec::new();
+                    std::io::stdin().lock().take(self.max_bytes as u64 + 1).read_to_end(&mut bytes).context("<stdin>: cannot read")?;
+                    stdin = Some(bytes);
+                }
+                pages.push(p.clone());
+            } else {
+                pages.extend(list_pages(std::slice::from_ref(p))?);
+            }
+        }
+        Ok(Batch { pages, stdin })
+    }
+
     fn load_options(&self) -> LoadOptions {
         LoadOptions { max_bytes: self.max_bytes, ..LoadOptions::default() }
     }
@@ -90,10 +131,11 @@ struct PageRecord<'a> {
 pub fn divide(args: &DivideArgs) -> anyhow::Result<ExitCode> {
     let divider = args.input.divider()?;
     let opts = args.input.load_options();
-    let pages = list_pages(&args.input.pages)?;
+    let batch = args.input.batch()?;
+    let pages = &batch.pages;
     let several = pages.len() > 1;
     if let Some(out) = &args.html {
-        refuse_overwrite(&pages, out)?;
+        refuse_overwrite(pages, out)?;
         if several {
             std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create directory", out.display()))?;
         }
@@ -102,7 +144,7 @@ pub fn divide(args: &DivideArgs) -> anyhow::Result<ExitCode> {
         .par_iter()
         .map(|path| {
             let result = (|| {
-                let page = Page::load(path, &opts)?;
+                let page = batch.load(path, &opts)?;
                 let division = divider.divide(&page);
                 if let Some(out) = &args.html {
                     let target = if several { out.join(view_name(path)) } else { out.clone() };
@@ -194,7 +236,7 @@ pub fn tsv_field(s: &str) -> String {
 /// otherwise the path is put in front.
 fn error_line(path: &Path, e: &anyhow::Error) -> String {
     let msg = format!("{e:#}");
-    let shown = path.display().to_string();
+    let shown = if path.as_os_str() == STDIN_PAGE { "<stdin>".to_string() } else { path.display().to_string() };
     if msg.starts_with(&shown) {
         msg
     } else {
@@ -676,7 +718,8 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
     use crate::stylistic::{self, StyleOptions};
     let divider = args.input.divider()?;
     let opts = args.input.load_options();
-    let pages = list_pages(&args.input.pages)?;
+    let batch = args.input.batch()?;
+    let pages = &batch.pages;
     let idf = match &args.idf {
         Some(p) => IdfTable::load(p)?,
         None => IdfTable::dragnet()?,
@@ -700,7 +743,7 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
         .enumerate()
         .map(|(i, path)| {
             let r = (|| {
-                let page = Page::load(path, &opts)?;
+                let page = batch.load(path, &opts)?;
                 let division = divider.divide(&page);
                 let shown = path.display().to_string();
                 Ok(match args.view {
@@ -880,12 +923,13 @@ fn classifier(args: &ApplyArgs) -> anyhow::Result<crate::apply::Classifier> {
 pub fn classify(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
     let classifier = classifier(args)?;
     let opts = args.input.load_options();
-    let pages = list_pages(&args.input.pages)?;
-    let results: Vec<(PathBuf, anyhow::Result<String>)> = pages
+    let batch = args.input.batch()?;
+    let results: Vec<(PathBuf, anyhow::Result<String>)> = batch
+        .pages
         .par_iter()
         .map(|path| {
             let r = (|| {
-                let page = Page::load(path, &opts)?;
+                let page = batch.load(path, &opts)?;
                 let (_, blocks) = classifier.classify(&page)?;
                 let line = serde_json::json!({ "path": path.display().to_string(), "blocks": blocks });
                 Ok(format!("{line}\n"))
@@ -900,12 +944,13 @@ pub fn classify(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
 pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
     let classifier = classifier(&args.apply)?;
     let opts = args.apply.input.load_options();
-    let pages = list_pages(&args.apply.input.pages)?;
-    let results: Vec<(PathBuf, anyhow::Result<String>)> = pages
+    let batch = args.apply.input.batch()?;
+    let results: Vec<(PathBuf, anyhow::Result<String>)> = batch
+        .pages
         .par_iter()
         .map(|path| {
             let r = (|| {
-                let page = Page::load(path, &opts)?;
+                let page = batch.load(path, &opts)?;
                 let (_, blocks) = classifier.classify(&page)?;
                 let a = crate::apply::article(&blocks);
                 Ok(match args.format {

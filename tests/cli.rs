@@ -81,3 +81,19 @@ fn every_subcommand_has_help() {
         assert!(String::from_utf8(out.stdout).unwrap().contains("Usage: parcels"));
     }
 }
+
+#[test]
+fn a_page_can_come_from_standard_input() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = parcels().args(["divide", "--format", "tsv", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(&std::fs::read(fixture("linear.html")).unwrap()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 5);
+    assert!(stdout.lines().nth(1).unwrap().starts_with("<stdin>\t0\t"));
+    let out = parcels().args(["divide", "-"]).stdin(Stdio::null()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("<stdin>: page is empty"));
+}

@@ -9,14 +9,12 @@
 
 use std::path::Path;
 
-use linfa::ParamGuard;
 use serde::{Deserialize, Serialize};
 
-use crate::boost::{self, AdaBoostMh, AdaBoostMhParams};
-use crate::corpus::LabelScheme;
+use crate::boost::AdaBoostMh;
 use crate::cotrain::{self, CoTrainParams, View};
-use crate::divide::{Divider, DividerConfig, Division};
-use crate::experiment::{load_labelled_data, load_pool, ExperimentConfig, ExperimentError, Rounds};
+use crate::divide::{Divider, Division};
+use crate::experiment::{boost_params, divider_of, prepare, rounds_for, ExperimentConfig, ExperimentError, Prepared};
 use crate::files::write_atomic;
 use crate::lexical::IdfTable;
 use crate::page::Page;
@@ -64,73 +62,32 @@ pub struct TrainedModel {
 /// Trains the model of a config on all its labelled data, co-trained with its pool.
 pub fn train(config: &ExperimentConfig, progress: &dyn Fn(&str)) -> Result<TrainedModel, ModelError> {
     let other = |e: &dyn std::fmt::Display| ModelError::Other(e.to_string());
-    let label_scheme = LabelScheme::resolve(&config.corpus.scheme).map_err(|e| other(&e))?;
-    let train_scheme = match &config.corpus.train_scheme {
-        Some(t) => LabelScheme::resolve(t).map_err(|e| other(&e))?,
-        None => label_scheme.clone(),
-    };
-    let map = crate::corpus::SchemeMapping::between(&label_scheme, &train_scheme).map(|m| m.index_table(&label_scheme, &train_scheme));
-    let divider = divider_of(config)?;
-    let idf = IdfTable::dragnet().map_err(|e| other(&e))?;
-    let (idf_documents, idf_stems) = (idf.documents(), idf.len());
-    let builder = ViewBuilder::new(&config.views, idf, StyleOptions::default()).map_err(|e| other(&e))?;
-    progress("loading labelled pages");
-    let mut data = load_labelled_data(config, &divider, &builder, &label_scheme)?;
-    if let Some(t) = &map {
-        data.targets.iter_mut().for_each(|c| *c = t[*c]);
-    }
-    progress("loading the unlabelled pool");
-    let (pool, _) = load_pool(config, &divider, &builder)?;
-    let k = train_scheme.len();
-    let rounds = |x: &crate::matrix::FeatureMatrix| -> Result<usize, ModelError> {
-        match &config.boosting.rounds {
-            Rounds::Fixed(n) => Ok(*n),
-            Rounds::Chosen(_) => {
-                let folds = boost::folds_by_group(&data.page_of, config.boosting.cv_folds, config.seed);
-                let p = params(config, k, config.boosting.max_rounds)?;
-                let choice = boost::choose_rounds_by_cv(&p, x, &data.targets, &folds, config.boosting.max_rounds).map_err(|e| other(&e))?;
-                Ok(choice.n_rounds.max(1))
-            }
-        }
-    };
+    let Prepared { builder, scheme, data, pool, .. } = prepare(config, progress)?;
+    let k = scheme.len();
+    let rounds = |x: &crate::matrix::FeatureMatrix| rounds_for(config, x, &data.targets, &data.page_of, k, config.seed);
     progress("choosing boosting rounds");
     let single = data.views.single_view().map_err(|e| other(&e))?;
     let (rs, rl, rv) = (rounds(&data.views.stylistic)?, rounds(&data.views.lexical)?, rounds(&single)?);
     progress("co-training");
     let ct = CoTrainParams { u: config.cotraining.u, k: config.cotraining.k, rounds: config.cotraining.r, seed: config.seed };
     let mut training_blocks = 0;
-    let co = cotrain::cotrain(&ct, (&params(config, k, rs)?, &params(config, k, rl)?), &data.views, &data.targets, &pool, k, |m| {
+    let co = cotrain::cotrain(&ct, (&boost_params(config, k, rs)?, &boost_params(config, k, rl)?), &data.views, &data.targets, &pool, k, |m| {
         training_blocks = m.training_blocks;
         progress(&format!("co-training round {}: {} training blocks", m.round, m.training_blocks));
     })
     .map_err(|e| other(&e))?;
-    let single_view = params(config, k, rv)?.train(&single, &data.targets).map_err(|e| other(&e))?;
+    let single_view = boost_params(config, k, rv)?.train(&single, &data.targets).map_err(|e| other(&e))?;
     Ok(TrainedModel {
         format: MODEL_FORMAT,
         parcels_version: env!("CARGO_PKG_VERSION").to_string(),
         config: config.clone(),
-        classes: train_scheme.names().map(str::to_string).collect(),
-        idf_documents,
-        idf_stems,
+        classes: scheme.names().map(str::to_string).collect(),
+        idf_documents: builder.idf().documents(),
+        idf_stems: builder.idf().len(),
         stylistic: co.stylistic,
         lexical: co.lexical,
         single_view,
         training_blocks,
-    })
-}
-
-fn params(config: &ExperimentConfig, k: usize, rounds: usize) -> Result<boost::AdaBoostMhValidParams, ModelError> {
-    let mut p = AdaBoostMhParams::new().n_rounds(rounds).n_classes(Some(k));
-    if let Some(bins) = config.boosting.max_bins {
-        p = p.max_bins(Some(bins));
-    }
-    p.check().map_err(|e| ModelError::Other(e.to_string()))
-}
-
-fn divider_of(config: &ExperimentConfig) -> Result<Divider, ModelError> {
-    Ok(match &config.corpus.divider {
-        Some(p) => Divider::new(DividerConfig::load(p).map_err(|e| ModelError::Other(e.to_string()))?),
-        None => Divider::default(),
     })
 }
 

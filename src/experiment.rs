@@ -372,9 +372,29 @@ pub struct ExperimentResults {
     pub peak_memory_mb: Option<f64>,
 }
 
-/// Runs an experiment; `progress` is told of each finished round (fold, learner, round, error).
-pub fn run(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)) -> Result<ExperimentResults, ExperimentError> {
-    let started = Instant::now();
+/// What an experiment and a trained model both start from: the divider and view builder of
+/// the config, the training scheme, the labelled blocks (targets in training classes) and the
+/// unlabelled pool.
+pub struct Prepared {
+    pub divider: Divider,
+    pub builder: ViewBuilder,
+    /// The scheme the learners are trained in.
+    pub scheme: LabelScheme,
+    pub data: LabelledData,
+    pub pool: TwoViews,
+    pub pool_pages: usize,
+}
+
+/// The divider a config names (or the built-in fine-grained one).
+pub fn divider_of(config: &ExperimentConfig) -> Result<Divider, ExperimentError> {
+    Ok(match &config.corpus.divider {
+        Some(p) => Divider::new(DividerConfig::load(p).map_err(|e| ExperimentError::Data(e.to_string()))?),
+        None => Divider::default(),
+    })
+}
+
+/// Loads a config's labelled data and pool, mapped into its training scheme.
+pub fn prepare(config: &ExperimentConfig, progress: &dyn Fn(&str)) -> Result<Prepared, ExperimentError> {
     let data_err = |e: &dyn std::fmt::Display| ExperimentError::Data(e.to_string());
     let label_scheme = LabelScheme::resolve(&config.corpus.scheme).map_err(|e| data_err(&e))?;
     let (scheme, train_map) = match &config.corpus.train_scheme {
@@ -385,21 +405,9 @@ pub fn run(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)) -> Resul
         }
         _ => (label_scheme.clone(), None),
     };
-    let report = match &config.corpus.report_scheme {
-        Some(r) if r != &scheme.name => {
-            let to = LabelScheme::resolve(r).map_err(|e| ExperimentError::Data(e.to_string()))?;
-            let m = SchemeMapping::between(&scheme, &to).ok_or_else(|| ExperimentError::Data(format!("no mapping to {r}")))?;
-            Some((m.index_table(&scheme, &to), to))
-        }
-        _ => None,
-    };
-    let to_report = |c: usize| report.as_ref().map_or(c, |(t, _)| t[c]);
-    let divider = match &config.corpus.divider {
-        Some(p) => Divider::new(DividerConfig::load(p).map_err(|e| ExperimentError::Data(e.to_string()))?),
-        None => Divider::default(),
-    };
-    let idf = IdfTable::dragnet().map_err(|e| ExperimentError::Data(e.to_string()))?;
-    let builder = ViewBuilder::new(&config.views, idf, StyleOptions::default()).map_err(|e| ExperimentError::Data(e.to_string()))?;
+    let divider = divider_of(config)?;
+    let idf = IdfTable::dragnet().map_err(|e| data_err(&e))?;
+    let builder = ViewBuilder::new(&config.views, idf, StyleOptions::default()).map_err(|e| data_err(&e))?;
     progress("loading labelled pages");
     let mut data = load_labelled_data(config, &divider, &builder, &label_scheme)?;
     if let Some(t) = &train_map {
@@ -411,6 +419,22 @@ pub fn run(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)) -> Resul
     }
     progress("loading the unlabelled pool");
     let (pool, pool_pages) = load_pool(config, &divider, &builder)?;
+    Ok(Prepared { divider, builder, scheme, data, pool, pool_pages })
+}
+
+/// Runs an experiment; `progress` is told of each finished round (fold, learner, round, error).
+pub fn run(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)) -> Result<ExperimentResults, ExperimentError> {
+    let started = Instant::now();
+    let Prepared { scheme, data, pool, pool_pages, .. } = prepare(config, progress)?;
+    let report = match &config.corpus.report_scheme {
+        Some(r) if r != &scheme.name => {
+            let to = LabelScheme::resolve(r).map_err(|e| ExperimentError::Data(e.to_string()))?;
+            let m = SchemeMapping::between(&scheme, &to).ok_or_else(|| ExperimentError::Data(format!("no mapping to {r}")))?;
+            Some((m.index_table(&scheme, &to), to))
+        }
+        _ => None,
+    };
+    let to_report = |c: usize| report.as_ref().map_or(c, |(t, _)| t[c]);
     let groups: Vec<usize> = match config.evaluation.split {
         Split::Page => data.page_of.clone(),
         Split::Site => {
@@ -455,7 +479,8 @@ pub fn run(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)) -> Resul
     })
 }
 
-fn boost_params(config: &ExperimentConfig, n_classes: usize, rounds: usize) -> Result<AdaBoostMhValidParams, ExperimentError> {
+/// Validated boosting parameters for `rounds` rounds, with the config's `max_bins`.
+pub fn boost_params(config: &ExperimentConfig, n_classes: usize, rounds: usize) -> Result<AdaBoostMhValidParams, ExperimentError> {
     let mut p = AdaBoostMhParams::new().n_rounds(rounds).n_classes(Some(n_classes));
     if let Some(bins) = config.boosting.max_bins {
         p = p.max_bins(Some(bins));
@@ -463,8 +488,9 @@ fn boost_params(config: &ExperimentConfig, n_classes: usize, rounds: usize) -> R
     p.check().map_err(|e| ExperimentError::Data(e.to_string()))
 }
 
-/// The boosting rounds for one learner on one fold's training data.
-fn rounds_for(config: &ExperimentConfig, x: &FeatureMatrix, y: &[usize], pages: &[usize], k: usize, seed: u64) -> Result<usize, ExperimentError> {
+/// The boosting rounds for one learner on some training data (`pages`: the page of each row,
+/// which the inner cross-validation folds keep whole).
+pub fn rounds_for(config: &ExperimentConfig, x: &FeatureMatrix, y: &[usize], pages: &[usize], k: usize, seed: u64) -> Result<usize, ExperimentError> {
     match &config.boosting.rounds {
         Rounds::Fixed(n) => Ok(*n),
         Rounds::Chosen(_) => {

@@ -415,21 +415,15 @@ fn prescan_meta(bytes: &[u8]) -> Option<&'static Encoding> {
 fn meta_charset(attrs: &[u8]) -> Option<&'static Encoding> {
     let mut charset = None;
     let mut content = None;
-    let mut http_equiv_content_type = false;
     for (name, value) in parse_attributes(attrs) {
         match name.to_ascii_lowercase().as_slice() {
             b"charset" => charset = charset.or_else(|| Encoding::for_label(value.trim_ascii())),
             b"content" => content = Some(value),
-            b"http-equiv" => http_equiv_content_type = value.trim_ascii().eq_ignore_ascii_case(b"content-type"),
             _ => {}
         }
     }
-    if charset.is_some() {
-        return charset;
-    }
-    // Browsers accept a charset in `content` even without a proper http-equiv; so do we.
-    let _ = http_equiv_content_type;
-    content.and_then(charset_from_content)
+    // Browsers accept a charset in `content` even without `http-equiv="Content-Type"`; so do we.
+    charset.or_else(|| content.and_then(charset_from_content))
 }
 
 /// The `charset=` parameter of a `Content-Type` value.

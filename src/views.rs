@@ -131,6 +131,11 @@ impl ViewBuilder {
         })
     }
 
+    /// The IDF table the lexical view weights stems with.
+    pub fn idf(&self) -> &IdfTable {
+        &self.idf
+    }
+
     /// Both views of every block of a divided page.
     pub fn build(&self, page: &Page, division: &Division) -> Result<PageViews, ViewError> {
         let s = stylistic::extract(page, division, &self.style)?;

@@ -213,14 +213,14 @@ fn is_hidden_input(el: &scraper::node::Element) -> bool {
     el.name() == "input" && el.attr("type").is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
 }
 
-/// An open element on the walk's stack.
-struct Frame {
+/// An open element on the walk's stack (names are borrowed from the page's tree).
+struct Frame<'p> {
     node: NodeId,
-    tag: String,
+    tag: &'p str,
     /// 1-based index among same-named element siblings.
     index: usize,
     /// Counts of child element names seen so far, for the children's indices.
-    child_counts: Vec<(String, usize)>,
+    child_counts: Vec<(&'p str, usize)>,
     /// Whether this element is an active container (structural and not nested too deep).
     container: bool,
     /// Number of `nesting` elements among this element and its ancestors.
@@ -259,11 +259,11 @@ struct Run {
     leaves: Vec<Leaf>,
 }
 
-struct Walk<'d> {
+struct Walk<'d, 'p> {
     divider: &'d Divider,
-    stack: Vec<Frame>,
+    stack: Vec<Frame<'p>>,
     /// Child name counts of the document node (for the root element's index).
-    root_counts: Vec<(String, usize)>,
+    root_counts: Vec<(&'p str, usize)>,
     anchors: Vec<Anchor>,
     text: String,
     chars: usize,
@@ -279,7 +279,7 @@ struct Walk<'d> {
     min_since_leaf: usize,
 }
 
-impl<'d> Walk<'d> {
+impl<'d, 'p> Walk<'d, 'p> {
     fn new(divider: &'d Divider) -> Self {
         Walk {
             divider,
@@ -296,8 +296,8 @@ impl<'d> Walk<'d> {
         }
     }
 
-    fn open(&mut self, node: NodeId, el: &scraper::node::Element) {
-        let tag = el.name().to_string();
+    fn open(&mut self, node: NodeId, el: &'p scraper::node::Element) {
+        let tag = el.name();
         let counts = match self.stack.last_mut() {
             Some(parent) => &mut parent.child_counts,
             None => &mut self.root_counts,
@@ -308,14 +308,14 @@ impl<'d> Walk<'d> {
                 *n
             }
             None => {
-                counts.push((tag.clone(), 1));
+                counts.push((tag, 1));
                 1
             }
         };
         let parent = self.stack.last();
-        let nests = self.divider.nesting.contains(&tag);
+        let nests = self.divider.nesting.contains(tag);
         let nesting = parent.map_or(0, |p| p.nesting) + usize::from(nests);
-        let structural = self.divider.structural.contains(&tag);
+        let structural = self.divider.structural.contains(tag);
         let container = structural && nesting <= self.divider.config.max_depth;
         let hidden = parent.is_some_and(|p| p.hidden) || hides(el);
         let mut anchor = parent.and_then(|p| p.anchor);
@@ -333,7 +333,7 @@ impl<'d> Walk<'d> {
         if tag == "br" {
             self.pending_brs += 1;
             self.pending_space = true;
-        } else if !INLINE.contains(&tag.as_str()) {
+        } else if !INLINE.contains(&tag) {
             self.pending_space = true;
         }
         self.stack.push(Frame { node, tag, index, child_counts: Vec::new(), container, nesting, hidden, anchor });
@@ -357,7 +357,7 @@ impl<'d> Walk<'d> {
             }
         }
         let Some(frame) = self.stack.pop() else { return };
-        if !INLINE.contains(&frame.tag.as_str()) {
+        if !INLINE.contains(&frame.tag) {
             self.pending_space = true;
         }
         self.note_depth();
@@ -507,7 +507,7 @@ impl<'d> Walk<'d> {
             id: self.blocks.len(),
             locator: run.locator.unwrap_or_else(|| self.locator(run.min_depth)),
             container: self.locator(run.container_depth),
-            container_path: self.stack[..run.container_depth].iter().map(|f| f.tag.as_str()).collect::<Vec<_>>().join("/"),
+            container_path: self.stack[..run.container_depth].iter().map(|f| f.tag).collect::<Vec<_>>().join("/"),
             text,
             chars: [run.start_char, self.chars],
             words,
@@ -527,7 +527,7 @@ impl<'d> Walk<'d> {
         let mut s = String::new();
         for f in &self.stack[..depth] {
             s.push('/');
-            s.push_str(&f.tag);
+            s.push_str(f.tag);
             s.push('[');
             s.push_str(&f.index.to_string());
             s.push(']');

@@ -7,22 +7,26 @@
 //! learners and the single-view one), per-block labels with the confidence and the view that
 //! decided, and the article fields of a page.
 
-use std::path::Path;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
 
 use serde::{Deserialize, Serialize};
 
 use crate::boost::AdaBoostMh;
 use crate::cotrain::{self, CoTrainParams, View};
 use crate::divide::{Divider, Division};
-use crate::experiment::{boost_params, divider_of, prepare, rounds_for, ExperimentConfig, ExperimentError, Prepared};
+use crate::corpus::{ArticleRoles, LabelScheme};
+use crate::experiment::{boost_params, divider_of, fold_groups, fold_seed, prepare, rounds_for, ExperimentConfig, ExperimentError, Prepared};
 use crate::files::write_atomic;
 use crate::lexical::IdfTable;
-use crate::page::Page;
+use crate::page::{LoadOptions, Page};
 use crate::stylistic::StyleOptions;
 use crate::views::ViewBuilder;
 
 /// Version of the model file format; bumped on any incompatible change.
-pub const MODEL_FORMAT: u32 = 1;
+pub const MODEL_FORMAT: u32 = 2;
 
 /// Why a model could not be trained, read, written or applied.
 #[derive(Debug, thiserror::Error)]
@@ -47,8 +51,9 @@ pub struct TrainedModel {
     pub format: u32,
     pub parcels_version: String,
     pub config: ExperimentConfig,
-    /// Class names, in the order of the learners' class indices.
-    pub classes: Vec<String>,
+    /// The scheme the learners were trained in: class names in the order of the learners'
+    /// class indices, and which labels make an article.
+    pub scheme: LabelScheme,
     /// Documents and stems of the IDF table the lexical learner was trained with.
     pub idf_documents: u64,
     pub idf_stems: usize,
@@ -61,27 +66,38 @@ pub struct TrainedModel {
 
 /// Trains the model of a config on all its labelled data, co-trained with its pool.
 pub fn train(config: &ExperimentConfig, progress: &dyn Fn(&str)) -> Result<TrainedModel, ModelError> {
+    let prepared = prepare(config, progress)?;
+    let all: Vec<usize> = (0..prepared.data.targets.len()).collect();
+    train_on(config, &prepared, &all, config.seed, progress)
+}
+
+/// Trains a model on some labelled blocks (`rows` of the prepared data), co-trained with the
+/// whole pool; `seed` orders the pool and the inner folds that choose boosting rounds.
+pub fn train_on(config: &ExperimentConfig, prepared: &Prepared, rows: &[usize], seed: u64, progress: &dyn Fn(&str)) -> Result<TrainedModel, ModelError> {
     let other = |e: &dyn std::fmt::Display| ModelError::Other(e.to_string());
-    let Prepared { builder, scheme, data, pool, .. } = prepare(config, progress)?;
+    let Prepared { builder, scheme, data, pool, .. } = prepared;
     let k = scheme.len();
-    let rounds = |x: &crate::matrix::FeatureMatrix| rounds_for(config, x, &data.targets, &data.page_of, k, config.seed);
+    let views = data.views.select_rows(rows).map_err(|e| other(&e))?;
+    let targets: Vec<usize> = rows.iter().map(|&r| data.targets[r]).collect();
+    let pages: Vec<usize> = rows.iter().map(|&r| data.page_of[r]).collect();
+    let rounds = |x: &crate::matrix::FeatureMatrix| rounds_for(config, x, &targets, &pages, k, seed);
     progress("choosing boosting rounds");
-    let single = data.views.single_view().map_err(|e| other(&e))?;
-    let (rs, rl, rv) = (rounds(&data.views.stylistic)?, rounds(&data.views.lexical)?, rounds(&single)?);
+    let single = views.single_view().map_err(|e| other(&e))?;
+    let (rs, rl, rv) = (rounds(&views.stylistic)?, rounds(&views.lexical)?, rounds(&single)?);
     progress("co-training");
-    let ct = CoTrainParams { u: config.cotraining.u, k: config.cotraining.k, rounds: config.cotraining.r, seed: config.seed };
+    let ct = CoTrainParams { u: config.cotraining.u, k: config.cotraining.k, rounds: config.cotraining.r, seed };
     let mut training_blocks = 0;
-    let co = cotrain::cotrain(&ct, (&boost_params(config, k, rs)?, &boost_params(config, k, rl)?), &data.views, &data.targets, &pool, k, |m| {
+    let co = cotrain::cotrain(&ct, (&boost_params(config, k, rs)?, &boost_params(config, k, rl)?), &views, &targets, pool, k, |m| {
         training_blocks = m.training_blocks;
         progress(&format!("co-training round {}: {} training blocks", m.round, m.training_blocks));
     })
     .map_err(|e| other(&e))?;
-    let single_view = boost_params(config, k, rv)?.train(&single, &data.targets).map_err(|e| other(&e))?;
+    let single_view = boost_params(config, k, rv)?.train(&single, &targets).map_err(|e| other(&e))?;
     Ok(TrainedModel {
         format: MODEL_FORMAT,
         parcels_version: env!("CARGO_PKG_VERSION").to_string(),
         config: config.clone(),
-        classes: scheme.names().map(str::to_string).collect(),
+        scheme: scheme.clone(),
         idf_documents: builder.idf().documents(),
         idf_stems: builder.idf().len(),
         stylistic: co.stylistic,
@@ -89,6 +105,56 @@ pub fn train(config: &ExperimentConfig, progress: &dyn Fn(&str)) -> Result<Train
         single_view,
         training_blocks,
     })
+}
+
+/// One labelled page extracted by a model that never saw its fold.
+#[derive(Debug, Clone)]
+pub struct HeldOutPage {
+    pub fold: usize,
+    /// The corpus page.
+    pub path: PathBuf,
+    /// Its article and blocks, or why it could not be classified.
+    pub result: Result<(Article, Vec<ClassifiedBlock>), String>,
+}
+
+/// Cross-validated extraction: for each fold of the config's labelled pages (by page or by site,
+/// as its `[evaluation]` says), trains a model on the other folds (with the whole pool) and
+/// extracts the fold's pages with it. So every labelled page is extracted by a model that was
+/// not trained on it, nor, with `split = "site"`, on any page of its site. Pages come back in
+/// fold order, then in the order of the labelled data.
+pub fn cross_extract(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)) -> Result<Vec<HeldOutPage>, ModelError> {
+    let prepared = prepare(config, progress)?;
+    let data = &prepared.data;
+    let groups = fold_groups(config, data);
+    let folds = crate::boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
+    let per_fold: Vec<Result<Vec<HeldOutPage>, ModelError>> = folds
+        .par_iter()
+        .enumerate()
+        .map(|(f, test_rows)| {
+            let in_test: HashSet<usize> = test_rows.iter().copied().collect();
+            let train_rows: Vec<usize> = (0..data.targets.len()).filter(|r| !in_test.contains(r)).collect();
+            let model = train_on(config, &prepared, &train_rows, fold_seed(config, f), &|m| progress(&format!("fold {f}: {m}")))?;
+            let classifier = Classifier::new(model)?;
+            let mut pages: Vec<usize> = test_rows.iter().map(|&r| data.page_of[r]).collect();
+            pages.dedup();
+            progress(&format!("fold {f}: extracting {} held-out pages", pages.len()));
+            Ok(pages
+                .into_iter()
+                .map(|p| {
+                    let path = data.page_paths[p].clone();
+                    let result = Page::load(&path, &LoadOptions::default())
+                        .map_err(|e| e.to_string())
+                        .and_then(|page| classifier.extract(&page).map_err(|e| e.to_string()));
+                    HeldOutPage { fold: f, path, result }
+                })
+                .collect())
+        })
+        .collect();
+    let mut pages = Vec::new();
+    for fold in per_fold {
+        pages.extend(fold?);
+    }
+    Ok(pages)
 }
 
 impl TrainedModel {
@@ -175,13 +241,22 @@ impl Classifier {
             .map(|((class, confidence, view), b)| ClassifiedBlock {
                 id: b.id,
                 locator: b.locator.clone(),
-                label: self.model.classes.get(class).cloned().unwrap_or_default(),
+                label: self.model.scheme.labels.get(class).map(|l| l.name.clone()).unwrap_or_default(),
                 confidence,
                 view,
                 text: b.text.clone(),
             })
             .collect();
         Ok((division, blocks))
+    }
+
+    /// Classifies a page's blocks and assembles its article from them.
+    pub fn extract(&self, page: &Page) -> Result<(Article, Vec<ClassifiedBlock>), ModelError> {
+        let roles = self.model.scheme.article.as_ref().ok_or_else(|| {
+            ModelError::Other(format!("the model's scheme {} does not say which labels make an article (its [article] section)", self.model.scheme.name))
+        })?;
+        let (_, blocks) = self.classify(page)?;
+        Ok((article(&blocks, roles), blocks))
     }
 }
 
@@ -199,13 +274,11 @@ pub struct Article {
     pub subheaders: Vec<String>,
 }
 
-/// Labels whose blocks make the main text.
-const MAIN_TEXT: &[&str] = &["main-content", "subheader", "content-link"];
-
-/// Assembles the article fields: the main text in document order; for single-valued fields the
-/// most confident block of that label.
-pub fn article(blocks: &[ClassifiedBlock]) -> Article {
-    let best = |label: &str| {
+/// Assembles the article fields from classified blocks, as the scheme's roles say: the main
+/// text in document order; for single-valued fields the most confident block of that label.
+pub fn article(blocks: &[ClassifiedBlock], roles: &ArticleRoles) -> Article {
+    let best = |label: &Option<String>| {
+        let label = label.as_deref()?;
         blocks
             .iter()
             .filter(|b| b.label == label && !b.text.is_empty())
@@ -214,18 +287,22 @@ pub fn article(blocks: &[ClassifiedBlock]) -> Article {
     };
     let main_text = blocks
         .iter()
-        .filter(|b| MAIN_TEXT.contains(&b.label.as_str()) && !b.text.is_empty())
+        .filter(|b| roles.main_text.contains(&b.label) && !b.text.is_empty())
         .map(|b| b.text.as_str())
         .collect::<Vec<_>>()
         .join("\n");
+    let subheaders = match &roles.subheader {
+        Some(s) => blocks.iter().filter(|b| &b.label == s && !b.text.is_empty()).map(|b| b.text.clone()).collect(),
+        None => Vec::new(),
+    };
     Article {
-        title: best("title"),
+        title: best(&roles.title),
         main_text,
-        date: best("date"),
-        reporter: best("reporter"),
-        source: best("source"),
-        location: best("location"),
-        subheaders: blocks.iter().filter(|b| b.label == "subheader" && !b.text.is_empty()).map(|b| b.text.clone()).collect(),
+        date: best(&roles.date),
+        reporter: best(&roles.reporter),
+        source: best(&roles.source),
+        location: best(&roles.location),
+        subheaders,
     }
 }
 
@@ -250,7 +327,8 @@ mod tests {
             block(7, "main-content", 0.8, ""),
             block(8, "site-content", 0.9, "Copyright"),
         ];
-        let a = article(&blocks);
+        let roles = LabelScheme::built_in("parcels-17").unwrap().article.unwrap();
+        let a = article(&blocks, &roles);
         assert_eq!(a.title.as_deref(), Some("Storm closes harbour"));
         assert_eq!(a.main_text, "Gale-force winds kept the harbour closed.\nFerries\nRead the full report");
         assert_eq!(a.date.as_deref(), Some("March 3, 2008"));

@@ -163,6 +163,12 @@ pub fn divide(args: &DivideArgs) -> anyhow::Result<ExitCode> {
 /// Prints a batch's outputs in page order on stdout, each failure as `path: problem` on stderr,
 /// and returns the batch's exit status.
 fn print_batch(header: Option<&str>, results: &[(PathBuf, anyhow::Result<String>)]) -> anyhow::Result<ExitCode> {
+    print_batch_with(header, results, false)
+}
+
+/// Prints a batch's results; a failed page goes to stderr and, with `error_records`, also to
+/// stdout as `{"path", "error"}` so a JSON Lines consumer sees every page.
+fn print_batch_with(header: Option<&str>, results: &[(PathBuf, anyhow::Result<String>)], error_records: bool) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if let Some(h) = header {
         out.write_all(h.as_bytes())?;
@@ -173,6 +179,10 @@ fn print_batch(header: Option<&str>, results: &[(PathBuf, anyhow::Result<String>
             Ok(text) => out.write_all(text.as_bytes())?,
             Err(e) => {
                 failed += 1;
+                if error_records {
+                    let record = serde_json::json!({ "path": path.display().to_string(), "error": format!("{e:#}") });
+                    writeln!(out, "{record}")?;
+                }
                 out.flush()?;
                 eprintln!("{}", error_line(path, e));
             }
@@ -869,7 +879,7 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
     println!(
         "{}: {} classes, {} training blocks after co-training; stumps: stylistic {}, lexical {}, single-view {}",
         args.out.display(),
-        model.classes.len(),
+        model.scheme.len(),
         model.training_blocks,
         model.stylistic.stumps().len(),
         model.lexical.stumps().len(),
@@ -878,16 +888,18 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The model used when `--model` is not given: the one trained by the project, beside the
-/// sources this binary was built from.
-pub const DEFAULT_MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/models/default.json");
+/// The model used when `--model` is not given: the one the project trains from its own
+/// corpora (`corpora/models/default.json`, rebuilt as corpora/models/README.md says), compiled
+/// into the binary so `parcels extract page.html` works anywhere.
+pub const DEFAULT_MODEL: &str = include_str!("../corpora/models/default.json");
 
 /// Options of `parcels classify` and `parcels extract`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ApplyArgs {
     #[command(flatten)]
     pub input: PageArgs,
-    /// Model file from `parcels train`; default: the model shipped in corpora/models/default.json.
+    /// Model file from `parcels train`; default: the model shipped with parcels
+    /// (corpora/models/default.json, compiled in).
     #[arg(long, value_name = "MODEL.json")]
     pub model: Option<PathBuf>,
 }
@@ -911,11 +923,11 @@ pub struct ExtractArgs {
 }
 
 fn classifier(args: &ApplyArgs) -> anyhow::Result<crate::apply::Classifier> {
-    let path = args.model.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_MODEL));
-    if args.model.is_none() && !path.is_file() {
-        bail!("no --model given and no default model at {} (train one: parcels train CONFIG --out MODEL.json)", path.display());
-    }
-    Ok(crate::apply::Classifier::new(crate::apply::TrainedModel::load(&path)?)?)
+    let model = match &args.model {
+        Some(path) => crate::apply::TrainedModel::load(path)?,
+        None => crate::apply::TrainedModel::from_json(DEFAULT_MODEL, "the built-in default model")?,
+    };
+    Ok(crate::apply::Classifier::new(model)?)
 }
 
 /// Runs `parcels classify` (JSON Lines: `{"path", "blocks": [{"id", "locator", "label",
@@ -937,7 +949,7 @@ pub fn classify(args: &ApplyArgs) -> anyhow::Result<ExitCode> {
             (path.clone(), r)
         })
         .collect();
-    print_batch(None, &results)
+    print_batch_with(None, &results, true)
 }
 
 /// Runs `parcels extract`.
@@ -951,8 +963,7 @@ pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
         .map(|path| {
             let r = (|| {
                 let page = batch.load(path, &opts)?;
-                let (_, blocks) = classifier.classify(&page)?;
-                let a = crate::apply::article(&blocks);
+                let (a, blocks) = classifier.extract(&page)?;
                 Ok(match args.format {
                     ExtractFormat::Json => {
                         let mut v = serde_json::to_value(&a)?;
@@ -966,5 +977,56 @@ pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
             (path.clone(), r)
         })
         .collect();
-    print_batch(None, &results)
+    print_batch_with(None, &results, args.format == ExtractFormat::Json)
+}
+
+/// `parcels cross-extract`: cross-validated extraction of a config's labelled pages, for
+/// comparing extractors on pages no model was trained on.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CrossExtractArgs {
+    /// Experiment configuration: its labelled pages, pool, learners and `[evaluation]` folds
+    /// (`split = "site"` keeps each site's pages in one fold).
+    #[arg(value_name = "CONFIG")]
+    pub config: PathBuf,
+    /// Where the JSON Lines go (written atomically): per labelled page, `parcels extract`'s record
+    /// plus `fold`.
+    #[arg(long, value_name = "OUT.jsonl")]
+    pub out: PathBuf,
+}
+
+/// Runs `parcels cross-extract`.
+pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
+    let config = crate::experiment::ExperimentConfig::load(&args.config)?;
+    let folds = config.evaluation.folds as u64;
+    let bar = progress(folds * (config.cotraining.r as u64 + 1), &config.name);
+    let pages = crate::apply::cross_extract(&config, &|msg| {
+        if msg.contains("co-training round") {
+            bar.inc(1);
+        }
+        bar.set_message(msg.to_string());
+    })?;
+    bar.finish_and_clear();
+    let mut out = String::new();
+    let mut failed = 0;
+    for p in &pages {
+        let record = match &p.result {
+            Ok((article, blocks)) => {
+                let mut v = serde_json::to_value(article)?;
+                v["path"] = serde_json::Value::from(p.path.display().to_string());
+                v["fold"] = serde_json::Value::from(p.fold);
+                v["blocks"] = serde_json::to_value(blocks)?;
+                v
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("{}: {e}", p.path.display());
+                serde_json::json!({ "path": p.path.display().to_string(), "fold": p.fold, "error": e })
+            }
+        };
+        out.push_str(&record.to_string());
+        out.push('\n');
+    }
+    crate::files::write_atomic(&args.out, out.as_bytes()).with_context(|| format!("{}: cannot write", args.out.display()))?;
+    eprintln!("{}: {} pages in {} folds, {} failed", args.out.display(), pages.len(), folds, failed);
+    Ok(batch_status(failed, pages.len()))
 }

@@ -242,6 +242,8 @@ pub struct LabelledData {
     /// Page index per block, and the pages' names and sites.
     pub page_of: Vec<usize>,
     pub pages: Vec<(String, String)>,
+    /// The corpus page behind each labelled page, in the order of `pages`.
+    pub page_paths: Vec<PathBuf>,
     /// Blocks per class.
     pub class_counts: Vec<usize>,
     /// Labelled pages' blocks without a majority label (left out).
@@ -254,7 +256,8 @@ pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder:
     for dir in &config.corpus.labels {
         files.extend(label_files(dir).map_err(|e| ExperimentError::Data(e.to_string()))?);
     }
-    let per_page: Vec<Result<(String, String, TwoViews, Vec<usize>, usize), String>> = files
+    type PageData = (String, String, PathBuf, TwoViews, Vec<usize>, usize);
+    let per_page: Vec<Result<PageData, String>> = files
         .par_iter()
         .map(|f| {
             let lp = load_labelled(f, &config.corpus.corpora, divider, scheme).map_err(|e| e.to_string())?;
@@ -263,17 +266,18 @@ pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder:
             let targets = keep.iter().filter_map(|&i| lp.gold[i].label).collect();
             let views = TwoViews { stylistic: v.stylistic, lexical: v.lexical }.select_rows(&keep).map_err(|e| e.to_string())?;
             let name = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
-            Ok((name, lp.labels.site.clone().unwrap_or_default(), views, targets, lp.gold.len() - keep.len()))
+            Ok((name, lp.labels.site.clone().unwrap_or_default(), lp.page.path.clone(), views, targets, lp.gold.len() - keep.len()))
         })
         .collect();
     let mut data: Option<LabelledData> = None;
     for r in per_page {
-        let (name, site, views, targets, unlabelled) = r.map_err(ExperimentError::Data)?;
+        let (name, site, path, views, targets, unlabelled) = r.map_err(ExperimentError::Data)?;
         let d = data.get_or_insert_with(|| LabelledData {
             views: views.select_rows(&[]).unwrap_or_else(|_| views.clone()),
             targets: Vec::new(),
             page_of: Vec::new(),
             pages: Vec::new(),
+            page_paths: Vec::new(),
             class_counts: vec![0; scheme.len()],
             unlabelled_blocks: 0,
         });
@@ -285,6 +289,7 @@ pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder:
         }
         d.targets.extend(targets);
         d.pages.push((name, site));
+        d.page_paths.push(path);
         d.unlabelled_blocks += unlabelled;
     }
     data.ok_or_else(|| ExperimentError::Data("no labelled pages".into()))
@@ -435,22 +440,7 @@ pub fn run(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)) -> Resul
         _ => None,
     };
     let to_report = |c: usize| report.as_ref().map_or(c, |(t, _)| t[c]);
-    let groups: Vec<usize> = match config.evaluation.split {
-        Split::Page => data.page_of.clone(),
-        Split::Site => {
-            let mut site_ids: BTreeMap<&str, usize> = BTreeMap::new();
-            let page_site: Vec<usize> = data
-                .pages
-                .iter()
-                .map(|(name, site)| {
-                    let key = if site.is_empty() { name.as_str() } else { site.as_str() };
-                    let n = site_ids.len();
-                    *site_ids.entry(key).or_insert(n)
-                })
-                .collect();
-            data.page_of.iter().map(|&p| page_site[p]).collect()
-        }
-    };
+    let groups = fold_groups(config, &data);
     let folds = boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
     let k = scheme.len();
     let results: Vec<Result<FoldResult, ExperimentError>> = folds
@@ -477,6 +467,32 @@ pub fn run(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)) -> Resul
         wall_seconds: started.elapsed().as_secs_f64(),
         peak_memory_mb: peak_memory_mb(),
     })
+}
+
+/// The group of each labelled block that cross-validation keeps whole: its page, or its site
+/// (pages without a site are their own site).
+pub fn fold_groups(config: &ExperimentConfig, data: &LabelledData) -> Vec<usize> {
+    match config.evaluation.split {
+        Split::Page => data.page_of.clone(),
+        Split::Site => {
+            let mut site_ids: BTreeMap<&str, usize> = BTreeMap::new();
+            let page_site: Vec<usize> = data
+                .pages
+                .iter()
+                .map(|(name, site)| {
+                    let key = if site.is_empty() { name.as_str() } else { site.as_str() };
+                    let n = site_ids.len();
+                    *site_ids.entry(key).or_insert(n)
+                })
+                .collect();
+            data.page_of.iter().map(|&p| page_site[p]).collect()
+        }
+    }
+}
+
+/// The seed of fold `f`, derived from the config's seed.
+pub fn fold_seed(config: &ExperimentConfig, f: usize) -> u64 {
+    config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(f as u64)
 }
 
 /// Validated boosting parameters for `rounds` rounds, with the config's `max_bins`.
@@ -521,7 +537,7 @@ fn run_fold(
     let y: Vec<usize> = train_rows.iter().map(|&r| data.targets[r]).collect();
     let train_pages: Vec<usize> = train_rows.iter().map(|&r| data.page_of[r]).collect();
     let gold: Vec<usize> = test_rows.iter().map(|&r| to_report(data.targets[r])).collect();
-    let seed = config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(f as u64);
+    let seed = fold_seed(config, f);
     let single_train = train.single_view().map_err(|e| err(e.to_string()))?;
     let single_test = test.single_view().map_err(|e| err(e.to_string()))?;
     let mut rounds = BTreeMap::new();

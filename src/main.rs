@@ -37,6 +37,8 @@ enum Command {
     Classify(cli::ApplyArgs),
     /// Extract the article (title, main text, date, reporter, …) of pages.
     Extract(cli::ExtractArgs),
+    /// Extract every labelled page of a config with a model trained on the other folds.
+    CrossExtract(cli::CrossExtractArgs),
 }
 
 #[derive(Subcommand)]
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Train(a) => cli::train(a),
         Command::Classify(a) => cli::classify(a),
         Command::Extract(a) => cli::extract(a),
+        Command::CrossExtract(a) => cli::cross_extract(a),
         Command::Corpus(CorpusCommand::ImportL3s(a)) => cli::import_l3s(a),
         Command::Corpus(CorpusCommand::Stats(a)) => cli::corpus_stats(a),
         Command::Annotate(a) => parcels::annotate::run(a),

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use parcels::apply::{article, train, Classifier, TrainedModel};
+use parcels::apply::{cross_extract, train, Classifier, TrainedModel};
 use parcels::experiment::{ExperimentConfig, Rounds};
 use parcels::page::{LoadOptions, Page};
 
@@ -22,20 +22,22 @@ fn small_demo() -> ExperimentConfig {
 #[test]
 fn a_saved_model_predicts_exactly_like_the_trained_one_and_extracts_articles() {
     let model = train(&small_demo(), &|_| {}).unwrap();
-    assert_eq!(model.classes.len(), 17);
+    assert_eq!(model.scheme.len(), 17);
     let dir = std::env::temp_dir().join(format!("parcels-apply-{}", std::process::id()));
     let path = dir.join("model.json");
     model.save(&path).unwrap();
     let loaded = TrainedModel::load(&path).unwrap();
     let page = Page::load(root().join("corpora/demo/pool/citybeacon-1.html"), &LoadOptions::default()).unwrap();
     let (_, a) = Classifier::new(model).unwrap().classify(&page).unwrap();
-    let (division, b) = Classifier::new(loaded).unwrap().classify(&page).unwrap();
+    let loaded = Classifier::new(loaded).unwrap();
+    let (division, b) = loaded.classify(&page).unwrap();
     assert_eq!(a.len(), division.blocks.len());
     for (x, y) in a.iter().zip(&b) {
         assert_eq!((x.id, &x.label, x.confidence.to_bits(), x.view), (y.id, &y.label, y.confidence.to_bits(), y.view));
     }
     // An unseen page of a site in the pool: the article comes out in document order.
-    let art = article(&b);
+    let (art, blocks) = loaded.extract(&page).unwrap();
+    assert_eq!(blocks.len(), b.len());
     assert!(art.main_text.contains("bike lanes"), "{}", art.main_text);
     assert!(!art.main_text.contains("Advertisement"));
 
@@ -55,6 +57,11 @@ fn a_saved_model_predicts_exactly_like_the_trained_one_and_extracts_articles() {
         assert!(line.get(key).is_some(), "{key} missing");
     }
     assert!(String::from_utf8_lossy(&out.stderr).contains("empty.html: page is empty"));
+    // The bad page also gets a record on stdout, so a JSON Lines reader sees every page.
+    let records: Vec<serde_json::Value> = out.stdout.split(|&c| c == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
+    assert_eq!(records.len(), 2);
+    assert!(records[1]["path"].as_str().unwrap().ends_with("empty.html"));
+    assert!(records[1]["error"].as_str().unwrap().contains("page is empty"), "{}", records[1]);
     let out = Command::new(env!("CARGO_BIN_EXE_parcels")).args(["classify", "--model"]).arg(&path).arg(root().join("tests/pages/linear.html")).output().unwrap();
     assert!(out.status.success());
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -72,4 +79,45 @@ fn a_missing_model_is_a_clear_error() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/model.json: cannot read"));
+}
+
+#[test]
+fn cross_extraction_never_uses_a_model_trained_on_the_pages_site() {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    let pages = cross_extract(&config, &|_| {}).unwrap();
+    // Every labelled page once, each by the model of the fold holding its site.
+    assert_eq!(pages.len(), 16);
+    let mut paths: Vec<_> = pages.iter().map(|p| p.path.clone()).collect();
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths.len(), 16);
+    let site = |p: &Path| p.file_name().unwrap().to_str().unwrap().rsplit_once('-').unwrap().0.to_string();
+    let mut fold_of_site = std::collections::BTreeMap::new();
+    for p in &pages {
+        let fold = *fold_of_site.entry(site(&p.path)).or_insert(p.fold);
+        assert_eq!(fold, p.fold, "{} is not in its site's fold", p.path.display());
+        let (article, blocks) = p.result.as_ref().unwrap();
+        assert!(!blocks.is_empty());
+        assert!(article.main_text.lines().all(|l| !l.is_empty()));
+    }
+    assert_eq!(pages.iter().map(|p| p.fold).max(), Some(3), "four folds");
+    // The same config and seed give the same extractions.
+    let again = cross_extract(&config, &|_| {}).unwrap();
+    for (a, b) in pages.iter().zip(&again) {
+        assert_eq!(a.result.as_ref().unwrap().0.main_text, b.result.as_ref().unwrap().0.main_text);
+    }
+}
+
+#[test]
+fn the_built_in_default_model_extracts_without_options() {
+    let out = Command::new(env!("CARGO_BIN_EXE_parcels"))
+        .args(["extract", "--format", "text"])
+        .arg(root().join("corpora/demo/pool/citybeacon-1.html"))
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("bike lanes"), "{text}");
 }

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 pub use labels::{BlockLabel, LabelError, LabelFile, Span};
-pub use scheme::{LabelScheme, SchemeMapping};
+pub use scheme::{ArticleRoles, LabelScheme, SchemeMapping};
 
 use crate::divide::{Divider, Division};
 use crate::page::{LoadOptions, Page, PageError};

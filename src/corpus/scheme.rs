@@ -45,6 +45,43 @@ pub struct LabelScheme {
     pub name: String,
     pub description: String,
     pub labels: Vec<Label>,
+    /// Which labels make which part of an article, for `parcels extract`; a scheme without
+    /// this section cannot extract articles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub article: Option<ArticleRoles>,
+}
+
+/// The labels whose blocks give each field of an extracted article. Every name must be a
+/// label of the scheme.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArticleRoles {
+    /// Labels of the article's body, joined in document order.
+    pub main_text: Vec<String>,
+    /// Single-valued fields: the most confident block of the label gives the field.
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub date: Option<String>,
+    #[serde(default)]
+    pub reporter: Option<String>,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub location: Option<String>,
+    /// Label of the headings inside the body.
+    #[serde(default)]
+    pub subheader: Option<String>,
+}
+
+impl ArticleRoles {
+    /// Every label name the roles mention.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.main_text
+            .iter()
+            .map(String::as_str)
+            .chain([&self.title, &self.date, &self.reporter, &self.source, &self.location, &self.subheader].into_iter().flatten().map(String::as_str))
+    }
 }
 
 /// The scheme files shipped in `configs/schemes/`, compiled in so every command works without
@@ -103,6 +140,14 @@ impl LabelScheme {
             }
             if l.key.chars().count() != 1 || !keys.insert(l.key.as_str()) {
                 return Err(invalid(format!("label {:?}: key {:?} must be one character, unique in the scheme", l.name, l.key)));
+            }
+        }
+        if let Some(roles) = &scheme.article {
+            if roles.main_text.is_empty() {
+                return Err(invalid("[article] main_text needs at least one label".into()));
+            }
+            if let Some(unknown) = roles.names().find(|n| !names.contains(n)) {
+                return Err(invalid(format!("[article] names {unknown:?}, which is not a label of the scheme")));
             }
         }
         Ok(scheme)
@@ -231,5 +276,19 @@ mod tests {
         std::fs::write(&path, "from='parcels-17'\nto='binary'\n[map]\nmain-content='content'\n").unwrap();
         let err = SchemeMapping::resolve(path.to_str().unwrap(), &p17, &bin).unwrap_err();
         assert!(err.to_string().contains("\"title\" of parcels-17 is not mapped"), "{err}");
+    }
+
+    #[test]
+    fn article_roles_name_labels_of_the_scheme() {
+        let p17 = LabelScheme::built_in("parcels-17").unwrap();
+        let roles = p17.article.as_ref().expect("parcels-17 says which labels make an article");
+        assert_eq!(roles.main_text, ["main-content", "subheader", "content-link"]);
+        assert_eq!(LabelScheme::built_in("l3s-gn1").unwrap().article.unwrap().title.as_deref(), Some("headline"));
+        let scheme = |article: &str| format!("name='x'\ndescription=''\n[[labels]]\nname='a'\ndescription=''\nkey='a'\ncolor=''\n[article]\n{article}\n");
+        assert!(LabelScheme::from_toml_str(&scheme("main_text=['a']\ntitle='a'"), Path::new("s.toml")).is_ok());
+        let err = LabelScheme::from_toml_str(&scheme("main_text=['a']\ntitle='b'"), Path::new("s.toml")).unwrap_err();
+        assert_eq!(err.to_string(), "s.toml: [article] names \"b\", which is not a label of the scheme");
+        let err = LabelScheme::from_toml_str(&scheme("main_text=[]"), Path::new("s.toml")).unwrap_err();
+        assert!(err.to_string().contains("main_text needs at least one label"), "{err}");
     }
 }

@@ -1,0 +1,884 @@
+#!/usr/bin/env python3
+"""Main-text extraction of parcels against the Python extractors people use.
+
+    python3 benches/peers/extract_peers.py [--venv DIR] [--corpora DIR] [--pages-limit N]
+        [--l3s-cv FILE.jsonl | --reuse] [--model NAME=PATH ...] [--reps N] [--out DIR]
+
+Peers: trafilatura, readability-lxml, jusText, boilerpy3 (ArticleExtractor) and resiliparse
+(`extract_plain_text(..., main_content=True)`), at pinned versions in a virtual environment that
+the script creates (default `target/peers-venv`) and then re-executes itself in.
+
+Corpora (read in place, never copied; default `../shared/corpora`):
+
+* Dragnet: `dragnet/input/N.html`, gold `dragnet/GoldStandard/N.txt`. The gold files come in
+  three encodings (UTF-8; UTF-16 with BOM; Windows-1252), decoded by BOM, then strict UTF-8, then
+  cp1252. The gold is cut at the first comment-marker line: the corpus README names
+  `!@#$%^&*()  COMMENTS`, but the files also spell it with one or three spaces, a tab, typos
+  (`COMMNENTS`, `!!@#…`, `!@#$%$%^…`), `CORRECTED`, or the bare `!@#$%^&*()`; every variant
+  contains `!@#$%`, which is what is searched for. Comments are not main text. No gold titles.
+* L3S-GN1: extract from `original/UUID.html`; the gold comes from `annotated/UUID.html`. Every
+  text node takes the label of its innermost enclosing `x-nc-selN` element (spans nest: e.g.
+  sel0 inside sel2, sel3 inside sel2), so nothing is counted twice; subtrees of `x-nc-invisible`
+  elements and of script/style/noscript/template/head/title are skipped. Gold main text = text
+  labelled sel2 (full text) in document order, gold title = text labelled sel1 (headline).
+  Text runs are concatenated as a browser would render them: block elements and `<br>` break
+  lines, inline boundaries do not, and text of another label between two sel2 runs separates
+  them. The annotated files are UTF-8 without a charset declaration and are parsed as such.
+
+Metric: the one of Zyte's article-extraction-benchmark, replicated from its `evaluate.py`
+(github.com/scrapinghub/article-extraction-benchmark, commit 11b407d4, functions
+`string_shingle_matching`, `_ngrams`, `_tokenize`, `precision_score`, `recall_score`,
+`metrics_from_tp_fp_fns`):
+
+* tokens: `re.findall(r'\\w+', text)` (Unicode; NOT lower-cased: the benchmark compiles the
+  pattern with IGNORECASE, which does not change what `\\w+` matches, and keeps the case);
+* shingles: word 4-grams as a multiset (Counter); a text of 1-3 tokens gives one shingle of all
+  its tokens, an empty text none;
+* per page: tp = Σ min(gold count, extracted count), fp = Σ excess extracted, fn = Σ excess gold,
+  normalised by tp+fp+fn (does not change the ratios); precision = tp/(tp+fp), recall =
+  tp/(tp+fn) (1.0 when fp = fn = 0);
+* precision is averaged over the pages whose extraction is non-empty (tp+fp > 0), recall over
+  the pages whose gold is non-empty (tp+fn > 0); F1 = harmonic mean of the two means.
+  Consequences, exactly as in the benchmark: an empty extraction (or a failure, treated as
+  empty) costs recall 0 on that page but does not enter the precision mean; a page with empty
+  gold enters only the precision mean (0 if anything was extracted); a page where both are
+  empty enters neither. The bootstrap confidence intervals of `evaluate.py` are not computed.
+
+Title F1: token F1 between the bags (multisets) of lower-cased `\\w+` words of the extracted
+title and the gold headline, averaged over the pages with a non-empty gold headline (L3S only);
+a missing title scores 0. jusText and resiliparse give no title.
+
+Settings (what a user would write for main text): trafilatura `bare_extraction(html,
+include_comments=False, include_tables=True, with_metadata=True)` (text token-identical to
+`extract(html, include_comments=False, include_tables=True)`; metadata gives the title, and costs
+time, as parcels also extracts date and bylines; the `trafilatura-text` row times plain
+`extract()` without metadata); readability `Document(html)`, `.summary()` turned into text (block
+elements break lines) and `.title()`; jusText `justext(html, get_stoplist('English'))`, the
+non-boilerplate paragraphs; boilerpy3 `ArticleExtractor().get_doc(str)`, `.content` and `.title`;
+resiliparse `HTMLTree.parse_from_bytes(html, detect_encoding(html))` (as its documentation shows;
+`parse_from_bytes` alone does not detect) then `extract_plain_text(tree, main_content=True,
+comments=False)`: `comments=False` is the counterpart of trafilatura's `include_comments=False`
+(resiliparse's default keeps comment sections as main content).
+
+Peer input: with `--peer-input bytes` (default) every peer gets the page's bytes and decodes them
+itself (boilerpy3 takes only text: it gets the bytes decoded by BOM, strict UTF-8, the `<meta>`
+charset, then cp1252). With `--peer-input text` every peer gets that same decoded text instead
+(resiliparse via `HTMLTree.parse`). Worth knowing: many L3S originals are stored as UTF-8 while
+still declaring ISO-8859-1 or windows-1252; tools that trust the declaration produce mojibake on
+them. parcels (valid UTF-8 wins over a legacy declaration) and trafilatura (UTF-8 first) do not.
+The JSON counts pages whose output shows mojibake that the gold does not.
+
+parcels: Dragnet quality from `parcels extract` with the default model (never trained on Dragnet
+pages; its IDF table was counted over the Dragnet inputs, without gold) and with every
+`--model NAME=PATH`. L3S quality only from a cross-validated run (`--l3s-cv FILE.jsonl`, the
+output of `parcels cross-extract configs/l3s-extract.toml`, one model per fold, folds by site);
+without `--l3s-cv` the script runs that command itself, or reuses target/peers/l3s-cv.jsonl with
+`--reuse`. A JSONL whose records carry no `fold` is reported as NOT cross-validated. Pages
+absent from parcels' output count as failures (empty extraction).
+
+Throughput: every peer is timed over the corpus's pages already in memory as bytes (no disk
+reads, no gold parsing), `time.perf_counter`, one process, after an untimed warm-up pass over
+the first 20 pages (trafilatura's date search builds dateparser's per-locale regexes lazily:
+seconds on the first page that needs them; later first encounters stay in the timing, use
+`--reps 3` to drop them).
+parcels is timed as the whole `parcels extract` process over the same page files, stdout to a
+temporary file, once with RAYON_NUM_THREADS=1 (comparable to the single-threaded peers; includes
+process start, model load and reading the files, which handicaps parcels slightly) and once with
+all cores. Each timing runs `--reps` times; the median counts. On L3S the parcels speed is that
+of the default model (cross-extract's time includes training).
+
+Writes `peers.md` (table, date, versions, machine, metric) and `peers.json` (all figures, per-page
+P/R per tool) atomically under `--out` (default reports/extraction), and prints the table.
+"""
+
+import argparse
+import datetime
+import json
+import logging
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_VENV = ROOT / "target" / "peers-venv"
+DEFAULT_CORPORA = ROOT.parent / "shared" / "corpora"
+DEFAULT_OUT = ROOT / "reports" / "extraction"
+DEFAULT_CV = ROOT / "target" / "peers" / "l3s-cv.jsonl"
+CV_CONFIG = "configs/l3s-extract.toml"
+PINS = {
+    "trafilatura": "2.3.1",
+    "readability-lxml": "0.9",
+    "jusText": "3.0.2",
+    "boilerpy3": "1.0.7",
+    "Resiliparse": "2.0.1",
+    "lxml_html_clean": "0.4.6",
+    "lxml": "6.1.3",
+}
+REEXEC_FLAG = "PARCELS_PEERS_IN_VENV"
+WARM_UP_PAGES = 20
+PEER_NAMES = ["trafilatura", "trafilatura-text", "readability", "justext", "boilerpy3", "resiliparse"]
+CORPUS_NAMES = ["dragnet", "l3s"]
+
+
+def progress(msg):
+    print(f"[peers] {msg}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Environment: the pinned virtual environment, then re-execution inside it.
+
+def installed_versions(python):
+    """The versions of the pinned distributions in the environment of `python` (None: absent)."""
+    code = ("import importlib.metadata as m, json, sys\n"
+            "out = {}\n"
+            "for d in sys.argv[1:]:\n"
+            "    try: out[d] = m.version(d)\n"
+            "    except m.PackageNotFoundError: out[d] = None\n"
+            "print(json.dumps(out))")
+    proc = subprocess.run([str(python), "-c", code, *PINS], capture_output=True, text=True)
+    return json.loads(proc.stdout) if proc.returncode == 0 else {}
+
+
+def ensure_venv(venv):
+    """Creates `venv` with the pinned peers when absent or different; returns its python."""
+    python = venv / "bin" / "python"
+    if not python.exists():
+        progress(f"creating virtual environment {venv}")
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    if installed_versions(python) != PINS:
+        # pip 23.2 fails resolving lxml[html-clean] (AssertionError): upgrade it first.
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
+                       check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet",
+                        *(f"{d}=={v}" for d, v in PINS.items())], check=True)
+        found = installed_versions(python)
+        if found != PINS:
+            sys.exit(f"extract_peers: {venv} does not hold the pinned versions: {found}")
+    return python
+
+
+def reexec_in_venv(venv):
+    """Replaces this process with the same command run by the venv's python (once)."""
+    if Path(sys.prefix).resolve() == venv.resolve():
+        return
+    if os.environ.get(REEXEC_FLAG):
+        sys.exit(f"extract_peers: re-executed, but sys.prefix {sys.prefix} is not {venv}")
+    python = ensure_venv(venv)
+    env = dict(os.environ, **{REEXEC_FLAG: "1"})
+    os.execve(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]], env)
+
+
+# --------------------------------------------------------------------------------------------
+# Decoding and HTML → text.
+
+BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([-\w.:]+)""", re.I)
+MOJIBAKE = re.compile("â€|Ã[\u0080-\u00bf]|Â[\u00a0-\u00bf]")
+
+
+def decode_text(data, declared=None):
+    """Bytes → str: BOM, strict UTF-8, the `declared` encoding, then cp1252 (never fails)."""
+    for bom, enc in BOMS:
+        if data.startswith(bom):
+            return data.decode(enc, "replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    if declared:
+        try:
+            return data.decode(declared, "replace")
+        except LookupError:
+            pass
+    return data.decode("cp1252", "replace")
+
+
+def decode_html(data):
+    """A page's bytes → str, like parcels: valid UTF-8 wins over a legacy <meta> charset."""
+    m = META_CHARSET.search(data[:16384])
+    return decode_text(data, m.group(1).decode("ascii", "replace") if m else None)
+
+
+BLOCK_TAGS = frozenset("""address article aside blockquote body br caption center dd details
+    dialog div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr html
+    legend li main nav ol option p pre section summary table tbody td tfoot th thead tr ul
+    """.split())
+SKIP_TAGS = frozenset("head script style noscript template title".split())
+BREAK = object()
+
+
+def text_runs(root, label_of=lambda el: None, skip_class=None):
+    """Yields (label, text) for every text node under `root` in document order, where label is
+    the innermost `label_of(element)` that is not None, and (None, BREAK) at block boundaries.
+    Skips comments, SKIP_TAGS and elements with class `skip_class`."""
+    from lxml import etree
+    labels = []          # (element, label) of the open labelled elements
+    skipping = None      # the element whose subtree is skipped
+    current = lambda: labels[-1][1] if labels else None  # noqa: E731
+    for event, el in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
+        if event in ("comment", "pi"):
+            if skipping is None and el.tail:
+                yield current(), el.tail
+            continue
+        tag = el.tag.lower() if isinstance(el.tag, str) else ""
+        if event == "start":
+            if skipping is not None:
+                continue
+            classes = (el.get("class") or "").split()
+            if tag in SKIP_TAGS or (skip_class and skip_class in classes):
+                skipping = el
+                continue
+            if tag in BLOCK_TAGS:
+                yield None, BREAK
+            label = label_of(el)
+            if label is not None:
+                labels.append((el, label))
+            if el.text:
+                yield current(), el.text
+        else:
+            if skipping is el:
+                skipping = None
+            elif skipping is not None:
+                continue
+            else:
+                if labels and labels[-1][0] is el:
+                    labels.pop()
+                if tag in BLOCK_TAGS:
+                    yield None, BREAK
+            if el.tail and el is not root:
+                yield current(), el.tail
+
+
+def normalise_lines(text):
+    """Collapses white space within lines, drops empty lines."""
+    lines = (" ".join(line.split()) for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def runs_text(runs, wanted):
+    """Concatenates the runs labelled `wanted`; a block boundary or text of another label
+    between two of them becomes a line break (white space of another label: a space)."""
+    out, sep = [], ""
+    for label, text in runs:
+        if text is BREAK:
+            sep = "\n"
+        elif label == wanted:
+            if sep and out:
+                out.append(sep)
+            out.append(text)
+            sep = ""
+        elif text.strip():
+            sep = "\n"
+        elif not sep:
+            sep = " "
+    return normalise_lines("".join(out))
+
+
+def element_text(root):
+    """The rendered text of an lxml element, one line per block."""
+    return runs_text(list(text_runs(root, label_of=lambda el: 0)), 0)
+
+
+# --------------------------------------------------------------------------------------------
+# Corpora and gold.
+
+COMMENT_MARKER = re.compile(r"!@#\$%")
+
+
+def dragnet_pages(corpora, limit):
+    """The Dragnet pages (sorted by file name) with their gold main text; and gold notes."""
+    base = corpora / "dragnet"
+    inputs = sorted((base / "input").glob("*.html"))
+    notes = Counter(inputs=len(inputs), missing_gold=0, comments_cut=0, empty_gold=0)
+    pages = []
+    for path in inputs:
+        if limit and len(pages) >= limit:
+            break
+        gold_path = base / "GoldStandard" / (path.stem + ".txt")
+        if not gold_path.is_file():
+            notes["missing_gold"] += 1
+            continue
+        raw = gold_path.read_bytes()
+        notes["gold_" + gold_encoding(raw)] += 1
+        gold = decode_text(raw).replace("\r\n", "\n").replace("\r", "\n")
+        m = COMMENT_MARKER.search(gold)
+        if m:
+            notes["comments_cut"] += 1
+            gold = gold[:gold.rfind("\n", 0, m.start()) + 1]
+        gold = normalise_lines(gold)
+        if not tokenize(gold):
+            notes["empty_gold"] += 1
+        pages.append(dict(key=path.stem, path=path, html=path.read_bytes(), gold=gold,
+                          title=None))
+    return pages, dict(notes)
+
+
+def gold_encoding(raw):
+    for bom, enc in BOMS:
+        if raw.startswith(bom):
+            return enc.replace("-sig", "") + "-bom"
+    try:
+        raw.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError:
+        return "cp1252"
+
+
+SEL_CLASS = re.compile(r"^x-nc-sel(\d)$")
+
+
+def sel_label(el):
+    for cls in (el.get("class") or "").split():
+        m = SEL_CLASS.match(cls)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def l3s_gold(annotated):
+    """(gold main text, gold title) of an annotated L3S-GN1 page (UTF-8 bytes)."""
+    from lxml import html
+    root = html.document_fromstring(annotated, parser=html.HTMLParser(encoding="utf-8"))
+    runs = list(text_runs(root, label_of=sel_label, skip_class="x-nc-invisible"))
+    return runs_text(runs, 2), " ".join(runs_text(runs, 1).split())
+
+
+def l3s_pages(corpora, limit):
+    base = corpora / "l3s-gn1"
+    originals = sorted((base / "original").glob("*.html"))
+    notes = Counter(inputs=len(originals), missing_gold=0, empty_gold=0, empty_gold_title=0)
+    pages = []
+    for path in originals:
+        if limit and len(pages) >= limit:
+            break
+        annotated = base / "annotated" / path.name
+        if not annotated.is_file():
+            notes["missing_gold"] += 1
+            continue
+        gold, title = l3s_gold(annotated.read_bytes())
+        if not tokenize(gold):
+            notes["empty_gold"] += 1
+        if not tokenize(title):
+            notes["empty_gold_title"] += 1
+        pages.append(dict(key=path.stem, path=path, html=path.read_bytes(), gold=gold,
+                          title=title))
+    out = dict(notes)
+    out["empty_gold_pages"] = [p["key"] for p in pages if not tokenize(p["gold"])]
+    return pages, out
+
+
+# --------------------------------------------------------------------------------------------
+# Metric (article-extraction-benchmark, evaluate.py; see the module docstring).
+
+TOKEN_RE = re.compile(r"\w+", re.UNICODE | re.MULTILINE | re.IGNORECASE | re.DOTALL)
+
+
+def tokenize(text):
+    return TOKEN_RE.findall(text or "")
+
+
+def shingles(text, n=4):
+    tokens = tokenize(text)
+    return Counter(tuple(tokens[i:i + n]) for i in range(max(1, len(tokens) - n + 1))
+                   if tokens[i:i + n])
+
+
+def shingle_matching(gold, pred):
+    """(tp, fp, fn) over 4-gram shingle multisets, normalised to sum 1 (evaluate.py's
+    string_shingle_matching)."""
+    g, p = shingles(gold), shingles(pred)
+    tp = fp = fn = 0.0
+    for key in g.keys() | p.keys():
+        gc, pc = g.get(key, 0), p.get(key, 0)
+        tp += min(gc, pc)
+        fp += max(0, pc - gc)
+        fn += max(0, gc - pc)
+    s = tp + fp + fn
+    return (tp / s, fp / s, fn / s) if s > 0 else (tp, fp, fn)
+
+
+def precision_score(tp, fp, fn):
+    if fp == fn == 0:
+        return 1.0
+    if tp == fp == 0:
+        return 0.0
+    return tp / (tp + fp)
+
+
+def recall_score(tp, fp, fn):
+    if fp == fn == 0:
+        return 1.0
+    if tp == fn == 0:
+        return 0.0
+    return tp / (tp + fn)
+
+
+def page_scores(tp_fp_fn):
+    """Per-page (precision or None, recall or None): None where evaluate.py leaves the page out
+    of that mean."""
+    tp, fp, fn = tp_fp_fn
+    p = precision_score(tp, fp, fn) if tp + fp > 0 else None
+    r = recall_score(tp, fp, fn) if tp + fn > 0 else None
+    return p, r
+
+
+def corpus_scores(per_page):
+    ps = [p for p, _ in per_page if p is not None]
+    rs = [r for _, r in per_page if r is not None]
+    p = statistics.mean(ps) if ps else float("nan")
+    r = statistics.mean(rs) if rs else float("nan")
+    f1 = 2 * p * r / (p + r) if p + r > 0 else 0.0
+    return dict(precision=p, recall=r, f1=f1, precision_pages=len(ps), recall_pages=len(rs))
+
+
+def title_f1(pred, gold):
+    g, p = Counter(w.lower() for w in tokenize(gold)), Counter(w.lower() for w in tokenize(pred))
+    overlap = sum((g & p).values())
+    return 2 * overlap / (sum(g.values()) + sum(p.values())) if overlap else 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# Peers: each takes the page (bytes, or str with --peer-input text) → (main text, title|None).
+
+def make_peers(peer_input):
+    """name → (extract function, gives a title)."""
+    logging.disable(logging.CRITICAL)  # trafilatura and readability log every discarded page
+    import justext
+    import lxml.html
+    import trafilatura
+    from boilerpy3 import extractors
+    from readability import Document
+    from resiliparse.extract.html2text import extract_plain_text
+    from resiliparse.parse.encoding import detect_encoding
+    from resiliparse.parse.html import HTMLTree
+
+    stoplist = justext.get_stoplist("English")
+    as_text = peer_input == "text"
+
+    def prepare(page):
+        return decode_html(page) if as_text else page
+
+    def run_trafilatura(page):
+        doc = trafilatura.bare_extraction(prepare(page), include_comments=False,
+                                          include_tables=True, with_metadata=True)
+        return (doc.text or "", doc.title) if doc is not None else ("", None)
+
+    def run_trafilatura_text(page):
+        return trafilatura.extract(prepare(page), include_comments=False,
+                                   include_tables=True) or "", None
+
+    def run_readability(page):
+        doc = Document(prepare(page))
+        summary = doc.summary()
+        text = element_text(lxml.html.fromstring(summary)) if summary.strip() else ""
+        return text, doc.title()
+
+    def run_justext(page):
+        paragraphs = justext.justext(prepare(page), stoplist)
+        return "\n".join(p.text for p in paragraphs if not p.is_boilerplate), None
+
+    def run_boilerpy3(page):
+        doc = extractors.ArticleExtractor().get_doc(decode_html(page) if isinstance(page, bytes)
+                                                    else page)
+        return doc.content or "", doc.title
+
+    def run_resiliparse(page):
+        if as_text:
+            tree = HTMLTree.parse(decode_html(page))
+        else:
+            tree = HTMLTree.parse_from_bytes(page, detect_encoding(page))
+        return extract_plain_text(tree, main_content=True, comments=False), None
+
+    return {
+        "trafilatura": (run_trafilatura, True),
+        "trafilatura-text": (run_trafilatura_text, False),
+        "readability": (run_readability, True),
+        "justext": (run_justext, False),
+        "boilerpy3": (run_boilerpy3, True),
+        "resiliparse": (run_resiliparse, False),
+    }
+
+
+def run_peer(corpus, name, fn, pages, reps):
+    """Extracts every page `reps` times; returns the outputs of the first pass and the walls."""
+    for page in pages[:WARM_UP_PAGES]:  # untimed: imports, lazily built tables and caches
+        try:
+            fn(page["html"])
+        except Exception:  # noqa: BLE001 - counted below when it matters
+            pass
+    outputs, walls = {}, []
+    for rep in range(max(1, reps)):
+        start = time.perf_counter()
+        for i, page in enumerate(pages):
+            t0 = time.perf_counter()
+            try:
+                text, title = fn(page["html"])
+                error = None
+            except Exception as e:  # noqa: BLE001 - a peer must not stop the run
+                text, title, error = "", None, f"{type(e).__name__}: {e}"[:300]
+            if rep == 0:
+                outputs[page["key"]] = dict(text=text or "", title=title, error=error,
+                                            seconds=time.perf_counter() - t0)
+            if (i + 1) % 250 == 0:
+                progress(f"{corpus} {name}: {i + 1}/{len(pages)} pages"
+                         + (f" (rep {rep + 1})" if reps > 1 else ""))
+        walls.append(time.perf_counter() - start)
+    failures = sum(1 for o in outputs.values() if o["error"])
+    progress(f"{corpus} {name}: done, {len(pages) / statistics.median(walls):.1f} pages/s, "
+             f"{failures} failures")
+    return outputs, walls
+
+
+# --------------------------------------------------------------------------------------------
+# parcels.
+
+def parcels_binary(path):
+    if not path.exists():
+        progress(f"{path} missing: cargo build --release")
+        subprocess.run(["cargo", "build", "--release"], cwd=ROOT, check=True)
+    return path
+
+
+def parcels_version(binary):
+    proc = subprocess.run([str(binary), "--version"], capture_output=True, text=True)
+    if proc.returncode == 0 and proc.stdout.strip():
+        return proc.stdout.strip().removeprefix("parcels ")
+    m = re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "Cargo.toml").read_text(), re.M)
+    return f"{m.group(1)} (Cargo.toml)" if m else "unknown"
+
+
+def parse_records(lines):
+    """parcels JSON lines → {file stem: record}."""
+    out = {}
+    for line in lines:
+        line = line.strip()
+        if line:
+            record = json.loads(line)
+            out[Path(record["path"]).name.split(".")[0]] = record
+    return out
+
+
+def run_parcels(binary, paths, model, threads, reps, label):
+    """Times `parcels extract` over `paths`; returns ({stem: record}, walls, stderr lines)."""
+    cmd = [str(binary), "extract"] + (["--model", str(model)] if model else [])
+    cmd += [str(p) for p in paths]
+    env = dict(os.environ)
+    env.pop("RAYON_NUM_THREADS", None)
+    if threads:
+        env["RAYON_NUM_THREADS"] = str(threads)
+    walls, records, errors = [], {}, []
+    for rep in range(max(1, reps)):
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            start = time.perf_counter()
+            proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=out, stderr=err)
+            walls.append(time.perf_counter() - start)
+            if proc.returncode not in (0, 2):  # 2: some pages failed (listed on stderr)
+                err.seek(0)
+                sys.exit(f"extract_peers: {' '.join(cmd[:4])} … failed ({proc.returncode}):\n"
+                         + err.read().decode("utf-8", "replace")[-2000:])
+            if rep == 0:
+                out.seek(0)
+                records = parse_records(out.read().decode("utf-8").splitlines())
+                err.seek(0)
+                errors = err.read().decode("utf-8", "replace").splitlines()
+    progress(f"{label}: {len(paths) / statistics.median(walls):.1f} pages/s "
+             f"({'RAYON_NUM_THREADS=' + str(threads) if threads else 'all cores'}), "
+             f"{len(paths) - len(records)} failures")
+    return records, walls, errors
+
+
+def parcels_outputs(records, pages):
+    """Records → the same output dicts as the peers (absent page = failure, empty)."""
+    out = {}
+    for page in pages:
+        r = records.get(page["key"])
+        if r is None or "main_text" not in r:
+            out[page["key"]] = dict(text="", title=None, error="no record in parcels output",
+                                    seconds=None)
+        else:
+            out[page["key"]] = dict(text=r.get("main_text") or "", title=r.get("title"),
+                                    error=None, seconds=None, fold=r.get("fold"))
+    return out
+
+
+def l3s_cv_records(args, binary):
+    """The cross-validated L3S records: --l3s-cv, or target/peers/l3s-cv.jsonl (reused with
+    --reuse, else made by `parcels cross-extract`)."""
+    path = args.l3s_cv
+    if path is None:
+        path = DEFAULT_CV
+        if not (args.reuse and path.is_file()):
+            probe = subprocess.run([str(binary), "cross-extract", "--help"], capture_output=True)
+            if probe.returncode != 0:
+                sys.exit("extract_peers: this parcels has no `cross-extract` subcommand; give "
+                         "--l3s-cv FILE.jsonl (or leave out L3S with --corpus dragnet)")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            progress(f"running parcels cross-extract {CV_CONFIG} (trains one model per fold)")
+            subprocess.run([str(binary), "cross-extract", CV_CONFIG, "--out", str(path)],
+                           cwd=ROOT, check=True)
+    with open(path, encoding="utf-8") as f:
+        records = parse_records(f)
+    cross_validated = bool(records) and all("fold" in r for r in records.values())
+    if not cross_validated:
+        progress(f"WARNING: {path} has records without `fold`: NOT cross-validated figures")
+    return records, path, cross_validated
+
+
+# --------------------------------------------------------------------------------------------
+# Evaluation, table, files.
+
+def evaluate(outputs, pages, has_title):
+    """Corpus figures and per-page figures of one tool's outputs."""
+    per_page, rows = {}, []
+    titles = []
+    for page in pages:
+        o = outputs[page["key"]]
+        p, r = page_scores(shingle_matching(page["gold"], o["text"]))
+        rows.append((p, r))
+        entry = dict(p=p, r=r, tokens=len(tokenize(o["text"])))
+        if o.get("seconds") is not None:
+            entry["s"] = round(o["seconds"], 5)
+        if o.get("error"):
+            entry["error"] = o["error"]
+        if o.get("fold") is not None:
+            entry["fold"] = o["fold"]
+        if has_title and page["title"] and tokenize(page["title"]):
+            t = title_f1(o.get("title") or "", page["title"])
+            titles.append(t)
+            entry["title_f1"] = t
+        if has_title:
+            entry["title"] = o.get("title")
+        per_page[page["key"]] = entry
+    figures = corpus_scores(rows)
+    figures["title_f1"] = statistics.mean(titles) if titles else None
+    figures["title_pages"] = len(titles)
+    figures["failures"] = sum(1 for o in outputs.values() if o.get("error"))
+    figures["empty_outputs"] = sum(1 for page in pages if not tokenize(outputs[page["key"]]["text"]))
+    figures["mojibake_pages"] = sum(1 for page in pages
+                                    if MOJIBAKE.search(outputs[page["key"]]["text"])
+                                    and not MOJIBAKE.search(page["gold"]))
+    figures["per_page"] = per_page
+    return figures
+
+
+def fmt(x, digits=3):
+    return "–" if x is None or x != x else f"{x:.{digits}f}"
+
+
+def speed_cells(row, base):
+    if row.get("pages_per_s") is None:
+        return "–", "–"
+    pps, ratio = f"{row['pages_per_s']:.1f}", (f"{row['pages_per_s'] / base:.2f}" if base else "–")
+    if row.get("pages_per_s_all") is not None:
+        pps += f" · all cores {row['pages_per_s_all']:.1f}"
+        if base:
+            ratio += f" · {row['pages_per_s_all'] / base:.2f}"
+    return pps, ratio
+
+
+def markdown_table(results):
+    lines = ["| corpus | tool | pages | failures | main-text P | R | F1 | title F1 | pages/s "
+             "| × trafilatura |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for corpus, c in results["corpora"].items():
+        base = next((t.get("pages_per_s") for n, t in c["tools"].items() if n == "trafilatura"),
+                    None)
+        for name, t in c["tools"].items():
+            pps, ratio = speed_cells(t, base)
+            quality = t.get("precision") is not None
+            lines.append("| " + " | ".join([
+                corpus, t["label"], str(c["pages"]),
+                str(t["failures"]) if quality else "–",
+                fmt(t.get("precision")), fmt(t.get("recall")), fmt(t.get("f1")),
+                fmt(t.get("title_f1")) if t.get("has_title") else "–", pps, ratio]) + " |")
+    return "\n".join(lines)
+
+
+def write_atomic(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def machine():
+    model = next((line.split(":", 1)[1].strip() for line in
+                  Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor())
+    return dict(nproc=os.cpu_count(), cpu=model, load_average=list(os.getloadavg()),
+                python=platform.python_version(), system=platform.platform())
+
+
+METRIC_TEXT = (
+    "**Metric** (replicated from `evaluate.py` of Zyte's article-extraction-benchmark). Text is "
+    "split into tokens with the Unicode regex `\\w+`, case kept. Each page's gold and extracted "
+    "texts become multisets of word 4-grams (a text of 1–3 tokens is one shingle). Per page, "
+    "tp = Σ min(gold count, extracted count), fp = the extracted excess, fn = the gold excess; "
+    "precision = tp/(tp+fp), recall = tp/(tp+fn). Precision is averaged over the pages with a "
+    "non-empty extraction, recall over the pages with a non-empty gold, and F1 is the harmonic "
+    "mean of the two means. So an empty extraction or a failure (treated as empty) costs 0 "
+    "recall on its page but is left out of the precision mean; a page with empty gold counts "
+    "only in the precision mean (0 if anything was extracted). **Title F1**: F1 of the bags of "
+    "lower-cased `\\w+` words of the extracted title and the gold headline, averaged over the "
+    "pages with a gold headline (L3S only; a missing title scores 0).")
+
+
+def markdown_report(results, table):
+    m, v = results["machine"], results["versions"]
+    versions = ", ".join(f"{k} {val}" for k, val in v.items())
+    lines = [
+        "# Main-text extraction: parcels and Python peers", "",
+        f"Measured {results['date']} with `{results['command']}`.", "",
+        table, "",
+        "pages/s: extraction only, pages already in memory, one process, one thread, median of "
+        f"{results['settings']['reps']} run(s). parcels: the whole `parcels extract` process "
+        "(start, model load, file reads) with RAYON_NUM_THREADS=1, then with all cores; "
+        "\"× trafilatura\" divides by the `trafilatura` row (text and metadata); "
+        "`trafilatura-text` is plain `extract()` without metadata.",
+    ]
+    for corpus, c in results["corpora"].items():
+        lines.append("")
+        lines.append(f"**{corpus}**: {c['pages']} pages; gold notes: "
+                     + ", ".join(f"{k} {val}" for k, val in c["gold"].items()
+                                 if not isinstance(val, list)) + ".")
+        for name, t in c["tools"].items():
+            if t.get("note"):
+                lines.append(f"- {t['label']}: {t['note']}")
+    lines += ["", METRIC_TEXT, "",
+              f"Peer input: `{results['settings']['peer_input']}` (see the script's docstring). "
+              "Settings: trafilatura `bare_extraction(include_comments=False, include_tables=True, "
+              "with_metadata=True)`; readability `Document().summary()` as text, `.title()`; "
+              "jusText English stoplist, non-boilerplate paragraphs; boilerpy3 ArticleExtractor; "
+              "resiliparse `extract_plain_text(main_content=True, comments=False)`.", "",
+              f"Versions: {versions}.", "",
+              f"Machine: {m['nproc']} logical CPUs ({m['cpu']}), load average at start "
+              f"{' '.join(f'{x:.2f}' for x in m['load_average'])}; Python {m['python']}. "
+              f"Whole run: {results['run_seconds']:.0f} s.", ""]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
+    parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
+    parser.add_argument("--corpus", choices=CORPUS_NAMES, action="append",
+                        help="corpus to run (repeatable; default: both)")
+    parser.add_argument("--pages-limit", type=int, default=0,
+                        help="first N pages of each corpus, in sorted order")
+    parser.add_argument("--tools", default=",".join(PEER_NAMES),
+                        help=f"peers to run, comma-separated (default: {','.join(PEER_NAMES)})")
+    parser.add_argument("--peer-input", choices=["bytes", "text"], default="bytes")
+    parser.add_argument("--parcels", type=Path, default=ROOT / "target" / "release" / "parcels",
+                        help="the parcels binary")
+    parser.add_argument("--model", action="append", default=[], metavar="NAME=PATH",
+                        help="an extra parcels model for Dragnet quality and speed rows")
+    parser.add_argument("--l3s-cv", type=Path, help="cross-validated L3S records (JSONL)")
+    parser.add_argument("--reuse", action="store_true",
+                        help=f"reuse {DEFAULT_CV.relative_to(ROOT)} when it exists")
+    parser.add_argument("--reps", type=int, default=1, help="timing repetitions (median)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args()
+    args.corpus = args.corpus or CORPUS_NAMES
+    args.tools = [t.strip() for t in args.tools.split(",") if t.strip()]
+    unknown = set(args.tools) - set(PEER_NAMES)
+    if unknown:
+        parser.error(f"unknown tools: {', '.join(sorted(unknown))}")
+    models = []
+    for spec in args.model:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            parser.error(f"--model wants NAME=PATH, not {spec}")
+        models.append((name, Path(path) if Path(path).is_absolute() else ROOT / path))
+    args.model = models
+    return args
+
+
+def main():
+    args = parse_args()
+    load_at_start = os.getloadavg()
+    reexec_in_venv(args.venv.resolve())
+    started = time.perf_counter()
+    from importlib import metadata
+
+    binary = parcels_binary(args.parcels)
+    results = dict(
+        date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        command="python3 benches/peers/extract_peers.py " + " ".join(sys.argv[1:]),
+        settings=dict(reps=args.reps, pages_limit=args.pages_limit, peer_input=args.peer_input,
+                      tools=args.tools, models={n: str(p) for n, p in args.model},
+                      corpora=str(args.corpora)),
+        machine=machine(),
+        versions={"parcels": parcels_version(binary),
+                  **{d: metadata.version(d) for d in PINS}},
+        corpora={},
+    )
+    results["machine"]["load_average"] = list(load_at_start)
+    # The CV file first: if it has to be made or is missing, fail before the long runs.
+    cv = l3s_cv_records(args, binary) if "l3s" in args.corpus else None
+    peers = make_peers(args.peer_input)
+
+    for corpus in args.corpus:
+        progress(f"{corpus}: reading pages and gold")
+        pages, gold_notes = (dragnet_pages if corpus == "dragnet" else l3s_pages)(
+            args.corpora, args.pages_limit)
+        progress(f"{corpus}: {len(pages)} pages; gold notes "
+                 + json.dumps({k: v for k, v in gold_notes.items() if not isinstance(v, list)}))
+        tools = {}
+        for name in args.tools:
+            fn, has_title = peers[name]
+            outputs, walls = run_peer(corpus, name, fn, pages, args.reps)
+            tools[name] = dict(label=name, has_title=has_title and corpus == "l3s",
+                               pages_per_s=len(pages) / statistics.median(walls),
+                               seconds=walls, **evaluate(outputs, pages, has_title))
+
+        paths = [p["path"] for p in pages]
+        for name, model in [("default", None), *args.model]:
+            label = f"parcels ({name})"
+            records, walls, errors = run_parcels(binary, paths, model, 1, args.reps,
+                                                 f"{corpus} {label}")
+            _, walls_all, _ = run_parcels(binary, paths, model, None, args.reps,
+                                          f"{corpus} {label}")
+            speed = dict(pages_per_s=len(pages) / statistics.median(walls),
+                         pages_per_s_all=len(pages) / statistics.median(walls_all),
+                         seconds=walls, seconds_all=walls_all, stderr=errors[:50])
+            if corpus == "dragnet":
+                tools[label] = dict(label=label, has_title=False, **speed,
+                                    **evaluate(parcels_outputs(records, pages), pages, True))
+            elif name == "default":
+                cv_records, cv_path, cross_validated = cv
+                cv_label = "parcels (site CV)" if cross_validated else "parcels (NOT CV)"
+                note = (f"quality from `{cv_path}`"
+                        + ("" if cross_validated else
+                           " whose records have no `fold`: not cross-validated, the model may "
+                           "have been trained on these pages")
+                        + "; speed of `parcels extract` with the default model")
+                tools[cv_label] = dict(label=cv_label, has_title=True, note=note,
+                                       cross_validated=cross_validated, **speed,
+                                       **evaluate(parcels_outputs(cv_records, pages), pages, True))
+            else:
+                tools[label] = dict(label=label, has_title=False, failures=len(paths) - len(records),
+                                    note="speed only: the model may have seen these pages",
+                                    **speed)
+        results["corpora"][corpus] = dict(pages=len(pages), gold=gold_notes, tools=tools)
+
+    results["run_seconds"] = time.perf_counter() - started
+    table = markdown_table(results)
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_atomic(args.out / "peers.md", markdown_report(results, table))
+    write_atomic(args.out / "peers.json", json.dumps(results, indent=1, sort_keys=False) + "\n")
+    print(table)
+    progress(f"wrote {args.out / 'peers.md'} and {args.out / 'peers.json'} "
+             f"in {results['run_seconds']:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -992,6 +992,10 @@ pub struct CrossExtractArgs {
     /// plus `fold`.
     #[arg(long, value_name = "OUT.jsonl")]
     pub out: PathBuf,
+    /// Also save each fold's model here as `fold-N.json`, to re-extract its held-out pages
+    /// without training again.
+    #[arg(long, value_name = "DIR")]
+    pub save_models: Option<PathBuf>,
 }
 
 /// Runs `parcels cross-extract`.
@@ -999,7 +1003,7 @@ pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
     let config = crate::experiment::ExperimentConfig::load(&args.config)?;
     let folds = config.evaluation.folds as u64;
     let bar = progress(folds * (config.cotraining.r as u64 + 1), &config.name);
-    let pages = crate::apply::cross_extract(&config, &|msg| {
+    let (pages, models) = crate::apply::cross_extract(&config, &|msg| {
         if msg.contains("co-training round") {
             bar.inc(1);
         }
@@ -1027,6 +1031,12 @@ pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
         out.push('\n');
     }
     crate::files::write_atomic(&args.out, out.as_bytes()).with_context(|| format!("{}: cannot write", args.out.display()))?;
+    if let Some(dir) = &args.save_models {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        for (f, model) in models.iter().enumerate() {
+            model.save(&dir.join(format!("fold-{f}.json")))?;
+        }
+    }
     eprintln!("{}: {} pages in {} folds, {} failed", args.out.display(), pages.len(), folds, failed);
     Ok(batch_status(failed, pages.len()))
 }

@@ -135,6 +135,9 @@ pub fn most_confident(pred: &BoostPredictions, quotas: &[usize], taken: &mut [bo
 pub enum View {
     Stylistic,
     Lexical,
+    /// The context stage of a trained model, which relabels blocks from both views'
+    /// probabilities for them and their neighbours ([`crate::context`]).
+    Context,
 }
 
 /// The combined classifier: each block takes the label of the more confident view.

@@ -52,6 +52,10 @@ pub struct ExperimentConfig {
     pub boosting: BoostingConfig,
     pub cotraining: CoTrainingConfig,
     pub evaluation: EvaluationConfig,
+    /// The context stage of trained models (`parcels train`, `parcels cross-extract`); none by
+    /// default, as in the paper. See [`crate::context`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<crate::context::ContextConfig>,
 }
 
 /// The labelled blocks.
@@ -191,6 +195,11 @@ impl ExperimentConfig {
         }
         if c.k > c.u {
             return Err(bad(format!("cotraining: k ({}) cannot exceed u ({})", c.k, c.u)));
+        }
+        if let Some(ctx) = &self.context {
+            if ctx.rounds == 0 || ctx.folds < 2 {
+                return Err(bad(format!("context: rounds ({}) must be positive and folds ({}) at least 2", ctx.rounds, ctx.folds)));
+            }
         }
         match &self.boosting.rounds {
             Rounds::Fixed(0) => return Err(bad("boosting.rounds must be at least 1".into())),

@@ -13,6 +13,7 @@ pub mod annotate;
 pub mod apply;
 pub mod boost;
 pub mod cli;
+pub mod context;
 pub mod corpus;
 pub mod cotrain;
 pub mod css;

@@ -85,7 +85,8 @@ fn a_missing_model_is_a_clear_error() {
 fn cross_extraction_never_uses_a_model_trained_on_the_pages_site() {
     let mut config = small_demo();
     config.cotraining.r = 1;
-    let pages = cross_extract(&config, &|_| {}).unwrap();
+    let (pages, models) = cross_extract(&config, &|_| {}).unwrap();
+    assert_eq!(models.len(), 4);
     // Every labelled page once, each by the model of the fold holding its site.
     assert_eq!(pages.len(), 16);
     let mut paths: Vec<_> = pages.iter().map(|p| p.path.clone()).collect();
@@ -103,7 +104,7 @@ fn cross_extraction_never_uses_a_model_trained_on_the_pages_site() {
     }
     assert_eq!(pages.iter().map(|p| p.fold).max(), Some(3), "four folds");
     // The same config and seed give the same extractions.
-    let again = cross_extract(&config, &|_| {}).unwrap();
+    let (again, _) = cross_extract(&config, &|_| {}).unwrap();
     for (a, b) in pages.iter().zip(&again) {
         assert_eq!(a.result.as_ref().unwrap().0.main_text, b.result.as_ref().unwrap().0.main_text);
     }

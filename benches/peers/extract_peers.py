@@ -2,7 +2,10 @@
 """Main-text extraction of parcels against the Python extractors people use.
 
     python3 benches/peers/extract_peers.py [--venv DIR] [--corpora DIR] [--pages-limit N]
+        [--corpus dragnet|l3s ...] [--tools a,b,…|all] [--peer-input bytes|text]
         [--l3s-cv FILE.jsonl | --reuse] [--model NAME=PATH ...] [--reps N] [--out DIR]
+
+A full run (1,381 + 496 pages) takes about 5-7 minutes on 2 cores.
 
 Peers: trafilatura, readability-lxml, jusText, boilerpy3 (ArticleExtractor) and resiliparse
 (`extract_plain_text(..., main_content=True)`), at pinned versions in a virtual environment that
@@ -48,17 +51,24 @@ Title F1: token F1 between the bags (multisets) of lower-cased `\\w+` words of t
 title and the gold headline, averaged over the pages with a non-empty gold headline (L3S only);
 a missing title scores 0. jusText and resiliparse give no title.
 
-Settings (what a user would write for main text): trafilatura `bare_extraction(html,
-include_comments=False, include_tables=True, with_metadata=True)` (text token-identical to
-`extract(html, include_comments=False, include_tables=True)`; metadata gives the title, and costs
-time, as parcels also extracts date and bylines; the `trafilatura-text` row times plain
-`extract()` without metadata); readability `Document(html)`, `.summary()` turned into text (block
-elements break lines) and `.title()`; jusText `justext(html, get_stoplist('English'))`, the
-non-boilerplate paragraphs; boilerpy3 `ArticleExtractor().get_doc(str)`, `.content` and `.title`;
-resiliparse `HTMLTree.parse_from_bytes(html, detect_encoding(html))` (as its documentation shows;
-`parse_from_bytes` alone does not detect) then `extract_plain_text(tree, main_content=True,
-comments=False)`: `comments=False` is the counterpart of trafilatura's `include_comments=False`
-(resiliparse's default keeps comment sections as main content).
+Settings (what a user would write for main text):
+* trafilatura `bare_extraction(html, include_comments=False, include_tables=True,
+  with_metadata=True)`: its text is token-identical to `extract(html, include_comments=False,
+  include_tables=True)`, and the metadata gives the title. Metadata (title, date, author) costs
+  about half of trafilatura's time; parcels' time includes date and bylines too. The row
+  `trafilatura-text` (`--tools all`, left out by default to keep a full run short) times plain
+  `extract()` without metadata.
+* readability `Document(html)`, `.summary()` turned into text (block elements break lines) and
+  `.title()` (which re-parses the page: that is the API's cost). With bytes, readability looks
+  for a declared charset and otherwise runs chardet, which makes it much slower on pages
+  without a declaration.
+* jusText `justext(html, get_stoplist('English'))`, the non-boilerplate paragraphs.
+* boilerpy3 `ArticleExtractor().get_doc(str)`, `.content` and `.title`; with its default
+  raise_on_failure=True its parser fails on some malformed pages (counted as failures).
+* resiliparse `HTMLTree.parse_from_bytes(html, detect_encoding(html))` (as its documentation shows;
+  `parse_from_bytes` alone does not detect) then `extract_plain_text(tree, main_content=True,
+  comments=False)`: `comments=False` is the counterpart of trafilatura's
+  `include_comments=False` (resiliparse's default keeps comment sections as main content).
 
 Peer input: with `--peer-input bytes` (default) every peer gets the page's bytes and decodes them
 itself (boilerpy3 takes only text: it gets the bytes decoded by BOM, strict UTF-8, the `<meta>`
@@ -74,18 +84,20 @@ pages; its IDF table was counted over the Dragnet inputs, without gold) and with
 output of `parcels cross-extract configs/l3s-extract.toml`, one model per fold, folds by site);
 without `--l3s-cv` the script runs that command itself, or reuses target/peers/l3s-cv.jsonl with
 `--reuse`. A JSONL whose records carry no `fold` is reported as NOT cross-validated. Pages
-absent from parcels' output count as failures (empty extraction).
+with an error record (`{"path", "error"}`) or absent from parcels' output count as failures
+(empty extraction).
 
 Throughput: every peer is timed over the corpus's pages already in memory as bytes (no disk
 reads, no gold parsing), `time.perf_counter`, one process, after an untimed warm-up pass over
 the first 20 pages (trafilatura's date search builds dateparser's per-locale regexes lazily:
 seconds on the first page that needs them; later first encounters stay in the timing, use
 `--reps 3` to drop them).
-parcels is timed as the whole `parcels extract` process over the same page files, stdout to a
-temporary file, once with RAYON_NUM_THREADS=1 (comparable to the single-threaded peers; includes
-process start, model load and reading the files, which handicaps parcels slightly) and once with
-all cores. Each timing runs `--reps` times; the median counts. On L3S the parcels speed is that
-of the default model (cross-extract's time includes training).
+parcels is timed as the whole `parcels extract` process given the same page files (as paths:
+the same pages in --pages-limit runs), stdout to a temporary file, once with
+RAYON_NUM_THREADS=1 (comparable to the single-threaded peers; includes process start, model
+load and reading the files, which handicaps parcels slightly) and once with all cores. Each
+timing runs `--reps` times; the median counts. On L3S the parcels speed is that of the default
+model (cross-extract's time includes training).
 
 Writes `peers.md` (table, date, versions, machine, metric) and `peers.json` (all figures, per-page
 P/R per tool) atomically under `--out` (default reports/extraction), and prints the table.
@@ -123,7 +135,9 @@ PINS = {
 }
 REEXEC_FLAG = "PARCELS_PEERS_IN_VENV"
 WARM_UP_PAGES = 20
-PEER_NAMES = ["trafilatura", "trafilatura-text", "readability", "justext", "boilerpy3", "resiliparse"]
+PEER_NAMES = ["trafilatura", "trafilatura-text", "readability", "justext", "boilerpy3",
+              "resiliparse"]
+DEFAULT_PEERS = [name for name in PEER_NAMES if name != "trafilatura-text"]  # time budget
 CORPUS_NAMES = ["dragnet", "l3s"]
 
 
@@ -316,7 +330,7 @@ def dragnet_pages(corpora, limit):
         if not tokenize(gold):
             notes["empty_gold"] += 1
         pages.append(dict(key=path.stem, path=path, html=path.read_bytes(), gold=gold,
-                          title=None))
+                          title=None, comments_cut=bool(m)))
     return pages, dict(notes)
 
 
@@ -506,6 +520,14 @@ def make_peers(peer_input):
     }
 
 
+def describe(error):
+    """`Type: message`, with the cause of a re-raised exception (boilerpy3 wraps its parser's)."""
+    out = f"{type(error).__name__}: {error}"
+    if error.__cause__ is not None:
+        out += f" (from {type(error.__cause__).__name__}: {error.__cause__})"
+    return out[:300]
+
+
 def run_peer(corpus, name, fn, pages, reps):
     """Extracts every page `reps` times; returns the outputs of the first pass and the walls."""
     for page in pages[:WARM_UP_PAGES]:  # untimed: imports, lazily built tables and caches
@@ -522,7 +544,7 @@ def run_peer(corpus, name, fn, pages, reps):
                 text, title = fn(page["html"])
                 error = None
             except Exception as e:  # noqa: BLE001 - a peer must not stop the run
-                text, title, error = "", None, f"{type(e).__name__}: {e}"[:300]
+                text, title, error = "", None, describe(e)
             if rep == 0:
                 outputs[page["key"]] = dict(text=text or "", title=title, error=error,
                                             seconds=time.perf_counter() - t0)
@@ -555,13 +577,15 @@ def parcels_version(binary):
 
 
 def parse_records(lines):
-    """parcels JSON lines → {file stem: record}."""
+    """parcels JSON lines → {file stem: record}. A page that failed has a record
+    `{"path", "error"}` (and `fold` from cross-extract) instead of the article."""
     out = {}
     for line in lines:
         line = line.strip()
         if line:
             record = json.loads(line)
-            out[Path(record["path"]).name.split(".")[0]] = record
+            if record.get("path"):
+                out[Path(record["path"]).name.split(".")[0]] = record
     return out
 
 
@@ -588,20 +612,23 @@ def run_parcels(binary, paths, model, threads, reps, label):
                 records = parse_records(out.read().decode("utf-8").splitlines())
                 err.seek(0)
                 errors = err.read().decode("utf-8", "replace").splitlines()
+    done = sum(1 for r in records.values() if "main_text" in r)
     progress(f"{label}: {len(paths) / statistics.median(walls):.1f} pages/s "
              f"({'RAYON_NUM_THREADS=' + str(threads) if threads else 'all cores'}), "
-             f"{len(paths) - len(records)} failures")
+             f"{len(paths) - done} failures")
     return records, walls, errors
 
 
 def parcels_outputs(records, pages):
-    """Records → the same output dicts as the peers (absent page = failure, empty)."""
+    """Records → the same output dicts as the peers (error record or absent page = failure,
+    empty extraction)."""
     out = {}
     for page in pages:
         r = records.get(page["key"])
         if r is None or "main_text" not in r:
-            out[page["key"]] = dict(text="", title=None, error="no record in parcels output",
-                                    seconds=None)
+            error = (r or {}).get("error") or "no record in parcels output"
+            out[page["key"]] = dict(text="", title=None, error=str(error)[:300], seconds=None,
+                                    fold=(r or {}).get("fold"))
         else:
             out[page["key"]] = dict(text=r.get("main_text") or "", title=r.get("title"),
                                     error=None, seconds=None, fold=r.get("fold"))
@@ -660,7 +687,8 @@ def evaluate(outputs, pages, has_title):
     figures["title_f1"] = statistics.mean(titles) if titles else None
     figures["title_pages"] = len(titles)
     figures["failures"] = sum(1 for o in outputs.values() if o.get("error"))
-    figures["empty_outputs"] = sum(1 for page in pages if not tokenize(outputs[page["key"]]["text"]))
+    figures["empty_outputs"] = sum(1 for page in pages
+                                   if not tokenize(outputs[page["key"]]["text"]))
     figures["mojibake_pages"] = sum(1 for page in pages
                                     if MOJIBAKE.search(outputs[page["key"]]["text"])
                                     and not MOJIBAKE.search(page["gold"]))
@@ -675,7 +703,8 @@ def fmt(x, digits=3):
 def speed_cells(row, base):
     if row.get("pages_per_s") is None:
         return "–", "–"
-    pps, ratio = f"{row['pages_per_s']:.1f}", (f"{row['pages_per_s'] / base:.2f}" if base else "–")
+    pps = f"{row['pages_per_s']:.1f}"
+    ratio = f"{row['pages_per_s'] / base:.2f}" if base else "–"
     if row.get("pages_per_s_all") is not None:
         pps += f" · all cores {row['pages_per_s_all']:.1f}"
         if base:
@@ -687,8 +716,7 @@ def markdown_table(results):
     lines = ["| corpus | tool | pages | failures | main-text P | R | F1 | title F1 | pages/s "
              "| × trafilatura |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for corpus, c in results["corpora"].items():
-        base = next((t.get("pages_per_s") for n, t in c["tools"].items() if n == "trafilatura"),
-                    None)
+        base = c["tools"].get("trafilatura", {}).get("pages_per_s")
         for name, t in c["tools"].items():
             pps, ratio = speed_cells(t, base)
             quality = t.get("precision") is not None
@@ -739,8 +767,10 @@ def markdown_report(results, table):
         "pages/s: extraction only, pages already in memory, one process, one thread, median of "
         f"{results['settings']['reps']} run(s). parcels: the whole `parcels extract` process "
         "(start, model load, file reads) with RAYON_NUM_THREADS=1, then with all cores; "
-        "\"× trafilatura\" divides by the `trafilatura` row (text and metadata); "
-        "`trafilatura-text` is plain `extract()` without metadata.",
+        "\"× trafilatura\" divides by the `trafilatura` row, whose time includes its metadata "
+        "extraction (title, date, author; parcels' includes date and bylines too)"
+        + ("; `trafilatura-text` is plain `extract()` without metadata."
+           if "trafilatura-text" in results["settings"]["tools"] else "."),
     ]
     for corpus, c in results["corpora"].items():
         lines.append("")
@@ -774,8 +804,9 @@ def parse_args():
                         help="corpus to run (repeatable; default: both)")
     parser.add_argument("--pages-limit", type=int, default=0,
                         help="first N pages of each corpus, in sorted order")
-    parser.add_argument("--tools", default=",".join(PEER_NAMES),
-                        help=f"peers to run, comma-separated (default: {','.join(PEER_NAMES)})")
+    parser.add_argument("--tools", default=",".join(DEFAULT_PEERS),
+                        help=f"peers to run, comma-separated, or `all` (default: "
+                             f"{','.join(DEFAULT_PEERS)}; also: trafilatura-text)")
     parser.add_argument("--peer-input", choices=["bytes", "text"], default="bytes")
     parser.add_argument("--parcels", type=Path, default=ROOT / "target" / "release" / "parcels",
                         help="the parcels binary")
@@ -788,7 +819,8 @@ def parse_args():
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args()
     args.corpus = args.corpus or CORPUS_NAMES
-    args.tools = [t.strip() for t in args.tools.split(",") if t.strip()]
+    args.tools = (PEER_NAMES if args.tools == "all"
+                  else [t.strip() for t in args.tools.split(",") if t.strip()])
     unknown = set(args.tools) - set(PEER_NAMES)
     if unknown:
         parser.error(f"unknown tools: {', '.join(sorted(unknown))}")
@@ -865,10 +897,16 @@ def main():
                                        cross_validated=cross_validated, **speed,
                                        **evaluate(parcels_outputs(cv_records, pages), pages, True))
             else:
-                tools[label] = dict(label=label, has_title=False, failures=len(paths) - len(records),
+                tools[label] = dict(label=label, has_title=False,
+                                    failures=sum(1 for p in pages if "main_text" not in
+                                                 records.get(p["key"], {})),
                                     note="speed only: the model may have seen these pages",
                                     **speed)
-        results["corpora"][corpus] = dict(pages=len(pages), gold=gold_notes, tools=tools)
+        gold_pages = {p["key"]: dict(tokens=len(tokenize(p["gold"])), title=p["title"],
+                                     **({"comments_cut": True} if p.get("comments_cut") else {}))
+                      for p in pages}
+        results["corpora"][corpus] = dict(pages=len(pages), gold=gold_notes, tools=tools,
+                                          gold_pages=gold_pages)
 
     results["run_seconds"] = time.perf_counter() - started
     table = markdown_table(results)

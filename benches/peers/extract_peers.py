@@ -3,7 +3,8 @@
 
     python3 benches/peers/extract_peers.py [--venv DIR] [--corpora DIR] [--pages-limit N]
         [--corpus dragnet|l3s ...] [--tools a,b,…|all] [--peer-input bytes|text]
-        [--l3s-cv FILE.jsonl | --reuse] [--model NAME=PATH ...] [--reps N] [--out DIR]
+        [--l3s-cv FILE.jsonl | --reuse] [--l3s-cv-extra NAME=FILE.jsonl ...]
+        [--model NAME=PATH ...] [--reps N] [--out DIR]
 
 A full run (1,381 + 496 pages) takes about 5-7 minutes on 2 cores.
 
@@ -813,6 +814,8 @@ def parse_args():
     parser.add_argument("--model", action="append", default=[], metavar="NAME=PATH",
                         help="an extra parcels model for Dragnet quality and speed rows")
     parser.add_argument("--l3s-cv", type=Path, help="cross-validated L3S records (JSONL)")
+    parser.add_argument("--l3s-cv-extra", action="append", default=[], metavar="NAME=FILE",
+                        help="more cross-validated L3S records (e.g. an ablation), quality rows")
     parser.add_argument("--reuse", action="store_true",
                         help=f"reuse {DEFAULT_CV.relative_to(ROOT)} when it exists")
     parser.add_argument("--reps", type=int, default=1, help="timing repetitions (median)")
@@ -831,6 +834,13 @@ def parse_args():
             parser.error(f"--model wants NAME=PATH, not {spec}")
         models.append((name, Path(path) if Path(path).is_absolute() else ROOT / path))
     args.model = models
+    extras = []
+    for spec in args.l3s_cv_extra:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            parser.error(f"--l3s-cv-extra wants NAME=FILE, not {spec}")
+        extras.append((name, Path(path) if Path(path).is_absolute() else ROOT / path))
+    args.l3s_cv_extra = extras
     return args
 
 
@@ -902,6 +912,16 @@ def main():
                                                  records.get(p["key"], {})),
                                     note="speed only: the model may have seen these pages",
                                     **speed)
+        if corpus == "l3s":
+            for name, path in args.l3s_cv_extra:
+                with open(path, encoding="utf-8") as f:
+                    extra = parse_records(f)
+                if not extra or not all("fold" in r for r in extra.values()):
+                    sys.exit(f"extract_peers: {path}: records without `fold` (not cross-validated)")
+                label = f"parcels ({name}, site CV)"
+                tools[label] = dict(label=label, has_title=True, cross_validated=True,
+                                    note=f"quality from `{path}`, cross-validated by site",
+                                    **evaluate(parcels_outputs(extra, pages), pages, True))
         gold_pages = {p["key"]: dict(tokens=len(tokenize(p["gold"])), title=p["title"],
                                      **({"comments_cut": True} if p.get("comments_cut") else {}))
                       for p in pages}

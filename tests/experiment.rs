@@ -30,6 +30,11 @@ fn shipped_configs_load() {
             let c = ExperimentConfig::load(&root().join(format!("configs/{name}.toml"))).unwrap();
             assert_eq!((c.cotraining.u, c.cotraining.k, c.cotraining.r), (u, k, r), "{name}");
             assert_eq!(c.evaluation.folds, 5);
+            assert!(c.context.is_none(), "{name}: the paper's experiments have no context stage");
+        }
+        for name in ["l3s-extract", "parcels-17-extract"] {
+            let c = ExperimentConfig::load(&root().join(format!("configs/{name}.toml"))).unwrap();
+            assert_eq!(c.context.map(|x| (x.rounds, x.folds)), Some((200, 3)), "{name}");
         }
     }
 }
@@ -54,6 +59,8 @@ fn impossible_configs_are_refused_before_any_work() {
     assert!(refused(|t| t.replace("corpora/demo/pool.tsv", "corpora/demo/no-such-pool.tsv")).contains("not found"));
     assert!(refused(|t| t.replace("rounds = 100", "rounds = \"many\"")).contains("a number or \"cv\""));
     assert!(refused(|t| t.replace("scheme = \"parcels-17\"", "scheme = \"parcels-18\"")).contains("parcels-18"));
+    assert!(refused(|t| format!("{t}\n[context]\nrounds = 0\n")).contains("context: rounds (0) must be positive"));
+    assert!(refused(|t| format!("{t}\n[context]\nrounds = 50\nwindow = 3\n")).contains("window"));
 }
 
 #[test]

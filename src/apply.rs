@@ -7,7 +7,6 @@
 //! learners and the single-view one), per-block labels with the confidence and the view that
 //! decided, and the article fields of a page.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -15,7 +14,7 @@ use rayon::prelude::*;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-use crate::boost::AdaBoostMh;
+use crate::boost::{to_probabilities, AdaBoostMh};
 use crate::cotrain::{self, CoTrainParams, View};
 use crate::divide::{Divider, Division};
 use crate::corpus::{ArticleRoles, LabelScheme};
@@ -148,8 +147,7 @@ pub fn cross_extract(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)
         .par_iter()
         .enumerate()
         .map(|(f, test_rows)| {
-            let in_test: HashSet<usize> = test_rows.iter().copied().collect();
-            let train_rows: Vec<usize> = (0..data.targets.len()).filter(|r| !in_test.contains(r)).collect();
+            let train_rows = crate::boost::rows_outside(test_rows, data.targets.len());
             let model = train_on(config, &prepared, &train_rows, fold_seed(config, f), &|m| progress(&format!("fold {f}: {m}")))?;
             let classifier = Classifier::new(model.clone())?;
             let mut pages: Vec<usize> = test_rows.iter().map(|&r| data.page_of[r]).collect();
@@ -262,19 +260,10 @@ impl Classifier {
         let views = self.builder.build(page, &division).map_err(|e| other(&e))?;
         let s = self.model.stylistic.predict_with_confidence(&views.stylistic).map_err(|e| other(&e))?;
         let l = self.model.lexical.predict_with_confidence(&views.lexical).map_err(|e| other(&e))?;
-        let probabilities = |scores: &Array2<f64>| {
-            let mut m = scores.clone();
-            for mut row in m.rows_mut() {
-                let q = crate::boost::probabilities(row.view());
-                row.assign(&q);
-            }
-            m
-        };
-        let (ps, pl) = (probabilities(&s.scores), probabilities(&l.scores));
         let (decided, p): (Vec<(usize, f64, View)>, Array2<f64>) = match &self.model.context {
             None => {
                 let decided = cotrain::combine(&s, &l);
-                let mut p = ps.clone();
+                let (mut p, pl) = (to_probabilities(s.scores), to_probabilities(l.scores));
                 for (i, (_, _, view)) in decided.iter().enumerate() {
                     if *view == View::Lexical {
                         p.row_mut(i).assign(&pl.row(i));
@@ -283,11 +272,12 @@ impl Classifier {
                 (decided, p)
             }
             Some(context) => {
+                let (ps, pl) = (to_probabilities(s.scores), to_probabilities(l.scores));
                 let classes: Vec<String> = self.model.scheme.names().map(str::to_string).collect();
                 let x = crate::context::features(ps.view(), pl.view(), &vec![0; ps.nrows()], &classes);
                 let c = context.predict_with_confidence(&x).map_err(|e| other(&e))?;
                 let decided = c.classes.iter().zip(&c.confidences).map(|(&class, &conf)| (class, conf, View::Context)).collect();
-                (decided, probabilities(&c.scores))
+                (decided, to_probabilities(c.scores))
             }
         };
         let blocks = decided

@@ -965,12 +965,7 @@ pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
                 let page = batch.load(path, &opts)?;
                 let (a, blocks) = classifier.extract(&page)?;
                 Ok(match args.format {
-                    ExtractFormat::Json => {
-                        let mut v = serde_json::to_value(&a)?;
-                        v["path"] = serde_json::Value::from(path.display().to_string());
-                        v["blocks"] = serde_json::to_value(&blocks)?;
-                        format!("{v}\n")
-                    }
+                    ExtractFormat::Json => format!("{}\n", article_record(path, &a, &blocks)?),
                     ExtractFormat::Text => format!("{}\n{}\n\n", a.title.unwrap_or_default(), a.main_text),
                 })
             })();
@@ -978,6 +973,14 @@ pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
         })
         .collect();
     print_batch_with(None, &results, args.format == ExtractFormat::Json)
+}
+
+/// The JSON record of an extracted page: the article's fields, `path` and `blocks`.
+fn article_record(path: &Path, article: &crate::apply::Article, blocks: &[crate::apply::ClassifiedBlock]) -> serde_json::Result<serde_json::Value> {
+    let mut v = serde_json::to_value(article)?;
+    v["path"] = serde_json::Value::from(path.display().to_string());
+    v["blocks"] = serde_json::to_value(blocks)?;
+    Ok(v)
 }
 
 /// `parcels cross-extract`: cross-validated extraction of a config's labelled pages, for
@@ -1015,10 +1018,8 @@ pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
     for p in &pages {
         let record = match &p.result {
             Ok((article, blocks)) => {
-                let mut v = serde_json::to_value(article)?;
-                v["path"] = serde_json::Value::from(p.path.display().to_string());
+                let mut v = article_record(&p.path, article, blocks)?;
                 v["fold"] = serde_json::Value::from(p.fold);
-                v["blocks"] = serde_json::to_value(blocks)?;
                 v
             }
             Err(e) => {

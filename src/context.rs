@@ -130,8 +130,7 @@ pub fn cross_fitted_probabilities(
     let k = params.0.n_classes().unwrap_or_else(|| targets.iter().max().map_or(1, |m| m + 1));
     let mut out = (Array2::zeros((n, k)), Array2::zeros((n, k)));
     for held_out in boost::folds_by_group(page_of, folds, seed) {
-        let held: std::collections::HashSet<usize> = held_out.iter().copied().collect();
-        let train: Vec<usize> = (0..n).filter(|r| !held.contains(r)).collect();
+        let train = boost::rows_outside(&held_out, n);
         let y: Vec<usize> = train.iter().map(|&r| targets[r]).collect();
         let fitted = views.select_rows(&train).map_err(|e| e.to_string())?;
         let test = views.select_rows(&held_out).map_err(|e| e.to_string())?;

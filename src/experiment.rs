@@ -539,8 +539,7 @@ fn run_fold(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<FoldResult, ExperimentError> {
     let err = |e: String| ExperimentError::Data(format!("fold {f}: {e}"));
-    let in_test: std::collections::HashSet<usize> = test_rows.iter().copied().collect();
-    let train_rows: Vec<usize> = (0..data.targets.len()).filter(|r| !in_test.contains(r)).collect();
+    let train_rows = boost::rows_outside(test_rows, data.targets.len());
     let train = data.views.select_rows(&train_rows).map_err(|e| err(e.to_string()))?;
     let test = data.views.select_rows(test_rows).map_err(|e| err(e.to_string()))?;
     let y: Vec<usize> = train_rows.iter().map(|&r| data.targets[r]).collect();

@@ -104,6 +104,17 @@ fn validate_folds(folds: &[Vec<usize>], n: usize) -> Result<Vec<Option<usize>>, 
     Ok(in_fold)
 }
 
+/// The rows of `0..n` outside a fold: the training rows when `held_out` is tested.
+pub fn rows_outside(held_out: &[usize], n: usize) -> Vec<usize> {
+    let mut out = vec![true; n];
+    for &r in held_out {
+        if let Some(slot) = out.get_mut(r) {
+            *slot = false;
+        }
+    }
+    (0..n).filter(|&r| out[r]).collect()
+}
+
 /// Splits rows into `k` folds keeping each group (e.g. each page) whole: the distinct groups
 /// are shuffled with `seed` and dealt round-robin. Rows of a fold are in increasing order.
 pub fn folds_by_group(group_of_row: &[usize], k: usize, seed: u64) -> Vec<Vec<usize>> {

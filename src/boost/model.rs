@@ -133,12 +133,7 @@ impl AdaBoostMh {
 
     /// Per block, calibrated class probabilities (rows sum to 1); see the module docs.
     pub fn predict_proba(&self, x: &FeatureMatrix) -> Result<Array2<f64>, BoostError> {
-        let mut s = self.decision_function(x)?;
-        for mut row in s.rows_mut() {
-            let p = probabilities(row.view());
-            row.assign(&p);
-        }
-        Ok(s)
+        Ok(to_probabilities(self.decision_function(x)?))
     }
 
     /// Classes, confidences and scores in one pass.
@@ -261,6 +256,15 @@ pub fn probabilities(scores: ArrayView1<f64>) -> Array1<f64> {
         // Every class at −∞ score: nothing to prefer.
         Array1::from_elem(scores.len(), 1.0 / scores.len().max(1) as f64)
     }
+}
+
+/// Every block's [`probabilities`], from a matrix of scores (rows: blocks), in place.
+pub fn to_probabilities(mut scores: Array2<f64>) -> Array2<f64> {
+    for mut row in scores.rows_mut() {
+        let p = probabilities(row.view());
+        row.assign(&p);
+    }
+    scores
 }
 
 /// Confidence of a block's predicted class: its calibrated probability, in [1/k, 1].

@@ -45,11 +45,7 @@ fn generate(rng: &mut StdRng, n: usize) -> BenchSet {
         let class = rng.gen_range(0..N_CLASSES);
         for j in 0..N_NUMERIC {
             // Features j ≡ class (mod 17) among the first 51 carry the class signal.
-            let signal = if j < 3 * N_CLASSES && j % N_CLASSES == class {
-                0.6
-            } else {
-                0.0
-            };
+            let signal = if j < 3 * N_CLASSES && j % N_CLASSES == class { 0.6 } else { 0.0 };
             numeric[(i, j)] = rng.gen::<f64>() + signal;
         }
         let mut tokens = Vec::new();
@@ -67,8 +63,7 @@ fn generate(rng: &mut StdRng, n: usize) -> BenchSet {
     }
     let tokens = SparseRows::from_rows(N_TOKENS, rows).expect("generated rows are valid");
     let names = |p: &str, k: usize| (0..k).map(|j| format!("{p}{j}")).collect();
-    let x = FeatureMatrix::new(numeric, names("n", N_NUMERIC), tokens, names("t", N_TOKENS))
-        .expect("generated matrix is valid");
+    let x = FeatureMatrix::new(numeric, names("n", N_NUMERIC), tokens, names("t", N_TOKENS)).expect("generated matrix is valid");
     BenchSet { x, y }
 }
 
@@ -99,12 +94,7 @@ fn cpu_seconds() -> f64 {
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
     let after = stat.rsplit(')').next().unwrap_or("");
     let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |k: usize| {
-        fields
-            .get(k)
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(f64::NAN)
-    };
+    let ticks = |k: usize| fields.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN);
     (ticks(11) + ticks(12)) / 100.0
 }
 
@@ -125,11 +115,7 @@ fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> (Timing, T) {
         cpu.push(cpu_seconds() - cpu_start);
     }
     let min = wall.iter().copied().fold(f64::INFINITY, f64::min);
-    let timing = Timing {
-        median: median(wall),
-        min,
-        cpu_median: median(cpu),
-    };
+    let timing = Timing { median: median(wall), min, cpu_median: median(cpu) };
     (timing, last.expect("at least one repetition"))
 }
 
@@ -149,19 +135,12 @@ fn accuracy(pred: &Array1<usize>, y: &[usize]) -> f64 {
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 fn fit_in_pool(params: &AdaBoostMhValidParams, set: &BenchSet, threads: usize) -> AdaBoostMh {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool");
-    pool.install(|| params.train(&set.x, &set.y))
-        .expect("bench data trains")
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
+    pool.install(|| params.train(&set.x, &set.y)).expect("bench data trains")
 }
 
 fn main() {
@@ -178,18 +157,11 @@ fn main() {
     let mem_data = peak_mib();
 
     let max_bins = env_usize("BOOST_BENCH_MAX_BINS", parcels::boost::DEFAULT_MAX_BINS);
-    let params = AdaBoostMh::params()
-        .max_bins(Some(max_bins))
-        .n_rounds(N_ROUNDS)
-        .n_classes(Some(N_CLASSES))
-        .check()
-        .expect("valid params");
+    let params = AdaBoostMh::params().max_bins(Some(max_bins)).n_rounds(N_ROUNDS).n_classes(Some(N_CLASSES)).check().expect("valid params");
     let (fit1, model) = time(reps, || fit_in_pool(&params, &train, 1));
     let (fit2, model2) = time(reps, || fit_in_pool(&params, &train, 2));
     assert_eq!(model, model2, "thread count must not change the model");
-    let (predict, pred) = time(reps, || {
-        model.predict_classes(&test.x).expect("same schema")
-    });
+    let (predict, pred) = time(reps, || model.predict_classes(&test.x).expect("same schema"));
     let mem_fit = peak_mib();
     let acc = accuracy(&pred, &test.y);
     let train_acc = accuracy(&model.predict_classes(&train.x).expect("schema"), &train.y);
@@ -198,39 +170,17 @@ fn main() {
          features ({:.2}% non-zero), {N_CLASSES} classes, max_bins {max_bins}, {reps} reps",
         100.0 * nnz_share
     );
-    println!(
-        "{:<36} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8}",
-        "learner", "fit s", "fit min", "fit cpu", "predict s", "peak MiB", "train acc", "test acc"
-    );
+    println!("{:<36} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8}", "learner", "fit s", "fit min", "fit cpu", "predict s", "peak MiB", "train acc", "test acc");
     let row = |name: &str, fit: &Timing, pred: f64, mem: f64, tr: f64, te: f64| {
-        println!(
-            "{name:<36} {:>8.3} {:>8.3} {:>8.2} {pred:>9.4} {mem:>8.1} {tr:>9.3} {te:>8.3}",
-            fit.median, fit.min, fit.cpu_median
-        );
+        println!("{name:<36} {:>8.3} {:>8.3} {:>8.2} {pred:>9.4} {mem:>8.1} {tr:>9.3} {te:>8.3}", fit.median, fit.min, fit.cpu_median);
     };
-    row(
-        "AdaBoost.MH 200 rounds, 1 thread",
-        &fit1,
-        predict.median,
-        mem_fit,
-        train_acc,
-        acc,
-    );
-    row(
-        "AdaBoost.MH 200 rounds, 2 threads",
-        &fit2,
-        predict.median,
-        mem_fit,
-        train_acc,
-        acc,
-    );
+    row("AdaBoost.MH 200 rounds, 1 thread", &fit1, predict.median, mem_fit, train_acc, acc);
+    row("AdaBoost.MH 200 rounds, 2 threads", &fit2, predict.median, mem_fit, train_acc, acc);
     println!(
         "  stop reason {:?}, {} stumps; peak MiB before fitting {mem_data:.1}; load average {}",
         model.stop_reason(),
         model.stumps().len(),
-        std::fs::read_to_string("/proc/loadavg")
-            .unwrap_or_default()
-            .trim()
+        std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()
     );
 
     let mut json = format!(
@@ -245,24 +195,14 @@ fn main() {
         let dense_train = train.x.to_dense(0.0);
         let dense_test = test.x.to_dense(0.0);
         let y = Array1::from(train.y.clone());
-        let (samme_fit, samme) = time(1, || {
-            SammeStumps::fit(dense_train.view(), y.view(), N_CLASSES, samme_stumps)
-                .expect("SAMME fits")
-        });
+        let (samme_fit, samme) = time(1, || SammeStumps::fit(dense_train.view(), y.view(), N_CLASSES, samme_stumps).expect("SAMME fits"));
         let start = Instant::now();
         let samme_pred = samme.predict(dense_test.view());
         let samme_predict = start.elapsed().as_secs_f64();
         let samme_acc = accuracy(&samme_pred, &test.y);
         let samme_train = accuracy(&samme.predict(dense_train.view()), &train.y);
         let name = format!("SAMME linfa-trees, {} stumps (1 run)", samme.n_stumps());
-        row(
-            &name,
-            &samme_fit,
-            samme_predict,
-            peak_mib(),
-            samme_train,
-            samme_acc,
-        );
+        row(&name, &samme_fit, samme_predict, peak_mib(), samme_train, samme_acc);
         json.push_str(&format!(
             ", \"samme_stumps\": {}, \"samme_fit\": {}, \"samme_predict\": {samme_predict}, \
              \"samme_peak_mib\": {}, \"samme_train_acc\": {samme_train}, \"samme_test_acc\": {samme_acc}",

@@ -15,9 +15,7 @@ use parcels::lexical::{tokenize, IdfTable, LexicalCache, LexicalExtractor, Stemm
 use parcels::page::{LoadOptions, Page};
 
 fn main() {
-    let root = std::env::var_os("PARCELS_CORPORA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    let root = std::env::var_os("PARCELS_CORPORA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
     let dir = root.join("l3s-gn1/original");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         eprintln!("skipped: {} not found", dir.display());
@@ -46,15 +44,11 @@ fn main() {
         return;
     }
     let divide_only = median_seconds(runs, || pages.iter().map(|p| divider.divide(p).blocks.len()).sum());
-    let with_lexical = median_seconds(runs, || {
-        pages.iter().map(|p| extractor.extract(&divider.divide(p)).tokens.iter().map(Vec::len).sum::<usize>()).sum()
-    });
+    let with_lexical = median_seconds(runs, || pages.iter().map(|p| extractor.extract(&divider.divide(p)).tokens.iter().map(Vec::len).sum::<usize>()).sum());
     let lexical_only = median_seconds(runs, || divisions.iter().map(|d| extractor.extract(d).len()).sum());
     // A long-running process keeps one cache per thread across pages.
     let mut cache = LexicalCache::default();
-    let with_cache = median_seconds(runs, || {
-        pages.iter().map(|p| extractor.extract_with(&divider.divide(p), &mut cache).len()).sum()
-    });
+    let with_cache = median_seconds(runs, || pages.iter().map(|p| extractor.extract_with(&divider.divide(p), &mut cache).len()).sum());
     // Stages of the lexical view alone, on the blocks' texts collected beforehand.
     let texts: Vec<String> = divisions.iter().flat_map(|d| d.blocks.iter().map(|b| b.text.clone())).collect();
     let stemming = Stemming::default();

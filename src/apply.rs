@@ -15,9 +15,9 @@ use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
 use crate::boost::{to_probabilities, AdaBoostMh};
+use crate::corpus::{ArticleRoles, LabelScheme};
 use crate::cotrain::{self, CoTrainParams, View};
 use crate::divide::{Divider, Division};
-use crate::corpus::{ArticleRoles, LabelScheme};
 use crate::experiment::{boost_params, divider_of, fold_groups, fold_seed, prepare, rounds_for, ExperimentConfig, ExperimentError, Prepared};
 use crate::files::write_atomic;
 use crate::lexical::IdfTable;
@@ -355,12 +355,8 @@ pub fn article(blocks: &[ClassifiedBlock], roles: &ArticleRoles, likelihoods: Op
             .max_by(|a, b| a.confidence.total_cmp(&b.confidence).then(b.id.cmp(&a.id)))
             .map(|b| b.text.clone())
     };
-    let mut main_text = blocks
-        .iter()
-        .filter(|b| roles.main_text.contains(&b.label) && !b.text.is_empty())
-        .map(|b| b.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let mut main_text =
+        blocks.iter().filter(|b| roles.main_text.contains(&b.label) && !b.text.is_empty()).map(|b| b.text.as_str()).collect::<Vec<_>>().join("\n");
     if let (true, Some(l)) = (main_text.is_empty(), likelihoods) {
         let with_text = || blocks.iter().zip(&l.main_text).filter(|(b, _)| !b.text.trim().is_empty());
         let top = with_text().map(|(_, &p)| p).fold(0.0, f64::max);
@@ -421,7 +417,8 @@ mod tests {
 
     #[test]
     fn the_title_is_the_block_most_likely_to_be_one() {
-        let blocks = [block(0, "site-nav", 0.9, "Home"), block(1, "main-content", 0.5, "Storm closes harbour"), block(2, "main-content", 0.8, "Gale-force winds.")];
+        let blocks =
+            [block(0, "site-nav", 0.9, "Home"), block(1, "main-content", 0.5, "Storm closes harbour"), block(2, "main-content", 0.8, "Gale-force winds.")];
         let roles = LabelScheme::built_in("parcels-17").unwrap().article.unwrap();
         assert_eq!(article(&blocks, &roles, None).title, None, "no block is labelled title");
         let likely = ArticleLikelihoods { title: vec![0.1, 0.45, 0.05], main_text: vec![0.05, 0.2, 0.3] };

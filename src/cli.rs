@@ -394,8 +394,7 @@ pub fn corpus_stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         let report = match &args.report_scheme {
             Some(r) => {
                 let to = LabelScheme::resolve(r)?;
-                let m = SchemeMapping::between(&scheme, &to)
-                    .with_context(|| format!("no built-in mapping from {} to {}", scheme.name, to.name))?;
+                let m = SchemeMapping::between(&scheme, &to).with_context(|| format!("no built-in mapping from {} to {}", scheme.name, to.name))?;
                 Some((m, to))
             }
             None => None,
@@ -470,8 +469,7 @@ pub fn corpus_init(args: &InitArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         let page_path = args.corpora.join(&args.corpus).join(page_in_corpus);
-        let page = Page::load(&page_path, &LoadOptions::default())
-            .with_context(|| format!("{}:{}", args.manifest.display(), i + 1))?;
+        let page = Page::load(&page_path, &LoadOptions::default()).with_context(|| format!("{}:{}", args.manifest.display(), i + 1))?;
         let division = divider.divide(&page);
         let mut labels = match (&args.seed_from, &args.mapping) {
             (Some(dir), Some(mapping)) => {
@@ -517,11 +515,8 @@ pub struct SheetArgs {
 pub fn corpus_sheet(args: &SheetArgs) -> anyhow::Result<ExitCode> {
     use crate::corpus::{editing, label_files, LabelFile, LabelScheme};
     let divider = Divider::default();
-    let files: Vec<PathBuf> = if args.pages.is_empty() {
-        label_files(&args.dir)?
-    } else {
-        args.pages.iter().map(|p| args.dir.join(format!("{p}.json"))).collect()
-    };
+    let files: Vec<PathBuf> =
+        if args.pages.is_empty() { label_files(&args.dir)? } else { args.pages.iter().map(|p| args.dir.join(format!("{p}.json"))).collect() };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     writeln!(out, "page\tblock\tlabel\tprovenance\treference\thidden\timages\tlinks\tlocator\ttext")?;
     for f in &files {
@@ -660,7 +655,8 @@ pub fn experiment(args: &ExperimentArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     crate::report::write_all(&results, &out)?;
     let md = crate::report::report_md(&results);
-    let table: String = md.lines().skip_while(|l| !l.starts_with("## Error rates")).take_while(|l| !l.starts_with("## Per-class")).collect::<Vec<_>>().join("\n");
+    let table: String =
+        md.lines().skip_while(|l| !l.starts_with("## Error rates")).take_while(|l| !l.starts_with("## Per-class")).collect::<Vec<_>>().join("\n");
     println!("{table}");
     println!("reports written to {} ({:.1} s)", out.display(), results.wall_seconds);
     Ok(ExitCode::SUCCESS)
@@ -771,7 +767,9 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
                     ViewName::Lexical => {
                         let f = lexical::extract(&division, &idf);
                         match args.format {
-                            FeatureFormat::Json => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&f.named_rows(&idf))?),
+                            FeatureFormat::Json => {
+                                format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&f.named_rows(&idf))?)
+                            }
                             FeatureFormat::Tsv => prefix_lines(&f.to_tsv(&idf), &shown, i == 0),
                             FeatureFormat::Svmlight => f.to_svmlight(None, Some(i as u64 + 1)),
                         }
@@ -843,13 +841,7 @@ pub fn idf_build(args: &IdfBuildArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{e}");
     }
     build.table.save(&args.out)?;
-    println!(
-        "{}: {} stems from {} documents ({} pages skipped)",
-        args.out.display(),
-        build.table.len(),
-        build.table.documents(),
-        build.skipped.len()
-    );
+    println!("{}: {} stems from {} documents ({} pages skipped)", args.out.display(), build.table.len(), build.table.documents(), build.skipped.len());
     Ok(batch_status(build.skipped.len(), pages.len()))
 }
 

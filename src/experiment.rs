@@ -178,8 +178,7 @@ impl ExperimentConfig {
     /// errors before any work starts.
     pub fn load(path: &Path) -> Result<ExperimentConfig, ExperimentError> {
         let text = std::fs::read_to_string(path).map_err(|source| ExperimentError::Io { path: path.to_path_buf(), source })?;
-        let config: ExperimentConfig =
-            toml::from_str(&text).map_err(|e| ExperimentError::Config { path: path.to_path_buf(), message: e.to_string() })?;
+        let config: ExperimentConfig = toml::from_str(&text).map_err(|e| ExperimentError::Config { path: path.to_path_buf(), message: e.to_string() })?;
         config.validate(path)?;
         Ok(config)
     }
@@ -452,11 +451,8 @@ pub fn run(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)) -> Resul
     let groups = fold_groups(config, &data);
     let folds = boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
     let k = scheme.len();
-    let results: Vec<Result<FoldResult, ExperimentError>> = folds
-        .par_iter()
-        .enumerate()
-        .map(|(f, test_rows)| run_fold(config, f, test_rows, &data, &pool, k, &to_report, progress))
-        .collect();
+    let results: Vec<Result<FoldResult, ExperimentError>> =
+        folds.par_iter().enumerate().map(|(f, test_rows)| run_fold(config, f, test_rows, &data, &pool, k, &to_report, progress)).collect();
     let folds = results.into_iter().collect::<Result<Vec<_>, _>>()?;
     let sites: std::collections::BTreeSet<&str> = data.pages.iter().map(|(_, s)| s.as_str()).collect();
     Ok(ExperimentResults {
@@ -591,7 +587,8 @@ fn run_fold(
     predictions.insert(MAJORITY.into(), vec![vec![majority; gold.len()]]);
     if config.evaluation.samme_stumps > 0 {
         let (xtr, xte) = samme_features(&single_train, &single_test);
-        let model = boost::baselines::SammeStumps::fit(xtr.view(), ndarray::ArrayView1::from(&y), k, config.evaluation.samme_stumps).map_err(|e| err(e.to_string()))?;
+        let model =
+            boost::baselines::SammeStumps::fit(xtr.view(), ndarray::ArrayView1::from(&y), k, config.evaluation.samme_stumps).map_err(|e| err(e.to_string()))?;
         predictions.insert(SAMME.into(), vec![model.predict(xte.view()).iter().map(|&c| to_report(c)).collect()]);
     }
     let errors = predictions.iter().map(|(name, rounds)| (name.clone(), rounds.iter().map(|p| eval::error_rate(&gold, p)).collect())).collect();

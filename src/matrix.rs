@@ -24,37 +24,22 @@ use serde::{Deserialize, Serialize};
 pub enum MatrixError {
     /// The number of column names differs from the number of columns.
     #[error("{kind} table has {columns} columns but {names} names")]
-    NamesLength {
-        kind: &'static str,
-        columns: usize,
-        names: usize,
-    },
+    NamesLength { kind: &'static str, columns: usize, names: usize },
     /// The numeric and token tables do not describe the same blocks.
     #[error("numeric table has {numeric_rows} rows but token table has {token_rows}")]
-    RowCountMismatch {
-        numeric_rows: usize,
-        token_rows: usize,
-    },
+    RowCountMismatch { numeric_rows: usize, token_rows: usize },
     /// The CSR row pointer is malformed.
     #[error("token table row pointer is invalid: {reason}")]
     BadRowPointer { reason: String },
     /// A stored token column is not below the number of token columns.
     #[error("block {row}: token column {column} is out of range (n_columns = {n_columns})")]
-    TokenColumnOutOfRange {
-        row: usize,
-        column: usize,
-        n_columns: usize,
-    },
+    TokenColumnOutOfRange { row: usize, column: usize, n_columns: usize },
     /// Token columns within a row must be strictly increasing.
     #[error("block {row}: token columns are not strictly increasing at column {column}")]
     TokenColumnsUnsorted { row: usize, column: usize },
     /// Token weights must be finite and positive (absent tokens are simply not stored).
     #[error("block {row}: token column {column} has weight {weight}, expected finite and > 0")]
-    BadTokenWeight {
-        row: usize,
-        column: usize,
-        weight: f64,
-    },
+    BadTokenWeight { row: usize, column: usize, weight: f64 },
     /// A selected row does not exist.
     #[error("row {row} is out of range (n_rows = {n_rows})")]
     RowOutOfRange { row: usize, n_rows: usize },
@@ -75,22 +60,13 @@ pub struct SparseRows {
 
 impl SparseRows {
     /// Builds from raw CSR arrays, validating every invariant of the module docs.
-    pub fn new(
-        n_columns: usize,
-        indptr: Vec<usize>,
-        columns: Vec<usize>,
-        weights: Vec<f64>,
-    ) -> Result<Self, MatrixError> {
+    pub fn new(n_columns: usize, indptr: Vec<usize>, columns: Vec<usize>, weights: Vec<f64>) -> Result<Self, MatrixError> {
         let bad = |reason: String| Err(MatrixError::BadRowPointer { reason });
         if indptr.first() != Some(&0) {
             return bad("must start with 0".into());
         }
         if columns.len() != weights.len() {
-            return bad(format!(
-                "{} columns but {} weights",
-                columns.len(),
-                weights.len()
-            ));
+            return bad(format!("{} columns but {} weights", columns.len(), weights.len()));
         }
         if indptr.last() != Some(&columns.len()) {
             return bad(format!("must end with nnz = {}", columns.len()));
@@ -103,31 +79,18 @@ impl SparseRows {
             for k in pair[0]..pair[1] {
                 let (column, weight) = (columns[k], weights[k]);
                 if column >= n_columns {
-                    return Err(MatrixError::TokenColumnOutOfRange {
-                        row,
-                        column,
-                        n_columns,
-                    });
+                    return Err(MatrixError::TokenColumnOutOfRange { row, column, n_columns });
                 }
                 if previous.is_some_and(|p| p >= column) {
                     return Err(MatrixError::TokenColumnsUnsorted { row, column });
                 }
                 if !(weight.is_finite() && weight > 0.0) {
-                    return Err(MatrixError::BadTokenWeight {
-                        row,
-                        column,
-                        weight,
-                    });
+                    return Err(MatrixError::BadTokenWeight { row, column, weight });
                 }
                 previous = Some(column);
             }
         }
-        Ok(Self {
-            n_columns,
-            indptr,
-            columns,
-            weights,
-        })
+        Ok(Self { n_columns, indptr, columns, weights })
     }
 
     /// Builds from per-block lists of `(token column, weight)`; each list is sorted here, so
@@ -151,12 +114,7 @@ impl SparseRows {
 
     /// `n_rows` blocks with no tokens at all.
     pub fn empty(n_rows: usize, n_columns: usize) -> Self {
-        Self {
-            n_columns,
-            indptr: vec![0; n_rows + 1],
-            columns: Vec::new(),
-            weights: Vec::new(),
-        }
+        Self { n_columns, indptr: vec![0; n_rows + 1], columns: Vec::new(), weights: Vec::new() }
     }
 
     pub fn n_rows(&self) -> usize {
@@ -178,10 +136,7 @@ impl SparseRows {
     pub fn row(&self, row: usize) -> (&[usize], &[f64]) {
         match (self.indptr.get(row), self.indptr.get(row + 1)) {
             // `get`: a malformed deserialised table reads as empty rows rather than panicking.
-            (Some(&a), Some(&b)) => (
-                self.columns.get(a..b).unwrap_or(&[]),
-                self.weights.get(a..b).unwrap_or(&[]),
-            ),
+            (Some(&a), Some(&b)) => (self.columns.get(a..b).unwrap_or(&[]), self.weights.get(a..b).unwrap_or(&[])),
             _ => (&[], &[]),
         }
     }
@@ -217,20 +172,14 @@ impl SparseRows {
             weights.extend_from_slice(w);
             indptr.push(columns.len());
         }
-        Self {
-            n_columns: self.n_columns,
-            indptr,
-            columns,
-            weights,
-        }
+        Self { n_columns: self.n_columns, indptr, columns, weights }
     }
 
     fn append_rows(&mut self, other: &SparseRows) {
         let offset = self.columns.len();
         self.columns.extend_from_slice(&other.columns);
         self.weights.extend_from_slice(&other.weights);
-        self.indptr
-            .extend(other.indptr[1..].iter().map(|&p| p + offset));
+        self.indptr.extend(other.indptr[1..].iter().map(|&p| p + offset));
     }
 
     /// Row-wise concatenation of columns: `other`'s columns are shifted by `self.n_columns`.
@@ -246,12 +195,7 @@ impl SparseRows {
             weights.extend_from_slice(w);
             indptr.push(columns.len());
         }
-        Self {
-            n_columns: self.n_columns + other.n_columns,
-            indptr,
-            columns,
-            weights,
-        }
+        Self { n_columns: self.n_columns + other.n_columns, indptr, columns, weights }
     }
 }
 
@@ -274,40 +218,17 @@ pub struct FeatureMatrix {
 
 impl FeatureMatrix {
     /// Builds a matrix, checking that names match columns and both tables have the same blocks.
-    pub fn new(
-        numeric: Array2<f64>,
-        numeric_names: Vec<String>,
-        tokens: SparseRows,
-        token_names: Vec<String>,
-    ) -> Result<Self, MatrixError> {
+    pub fn new(numeric: Array2<f64>, numeric_names: Vec<String>, tokens: SparseRows, token_names: Vec<String>) -> Result<Self, MatrixError> {
         if numeric.ncols() != numeric_names.len() {
-            return Err(MatrixError::NamesLength {
-                kind: "numeric",
-                columns: numeric.ncols(),
-                names: numeric_names.len(),
-            });
+            return Err(MatrixError::NamesLength { kind: "numeric", columns: numeric.ncols(), names: numeric_names.len() });
         }
         if tokens.n_columns() != token_names.len() {
-            return Err(MatrixError::NamesLength {
-                kind: "token",
-                columns: tokens.n_columns(),
-                names: token_names.len(),
-            });
+            return Err(MatrixError::NamesLength { kind: "token", columns: tokens.n_columns(), names: token_names.len() });
         }
         if numeric.nrows() != tokens.n_rows() {
-            return Err(MatrixError::RowCountMismatch {
-                numeric_rows: numeric.nrows(),
-                token_rows: tokens.n_rows(),
-            });
+            return Err(MatrixError::RowCountMismatch { numeric_rows: numeric.nrows(), token_rows: tokens.n_rows() });
         }
-        Ok(Self {
-            numeric,
-            tokens,
-            schema: FeatureSchema {
-                numeric_names,
-                token_names,
-            },
-        })
+        Ok(Self { numeric, tokens, schema: FeatureSchema { numeric_names, token_names } })
     }
 
     /// A matrix with numeric columns only, named `x0`, `x1`, … (the form of linfa's dense
@@ -315,14 +236,7 @@ impl FeatureMatrix {
     pub fn from_dense(numeric: Array2<f64>) -> Self {
         let names = (0..numeric.ncols()).map(|j| format!("x{j}")).collect();
         let rows = numeric.nrows();
-        Self {
-            numeric,
-            tokens: SparseRows::empty(rows, 0),
-            schema: FeatureSchema {
-                numeric_names: names,
-                token_names: Vec::new(),
-            },
-        }
+        Self { numeric, tokens: SparseRows::empty(rows, 0), schema: FeatureSchema { numeric_names: names, token_names: Vec::new() } }
     }
 
     /// Number of blocks.
@@ -365,11 +279,7 @@ impl FeatureMatrix {
         if let Some(&row) = rows.iter().find(|&&r| r >= n_rows) {
             return Err(MatrixError::RowOutOfRange { row, n_rows });
         }
-        Ok(Self {
-            numeric: self.numeric.select(Axis(0), rows),
-            tokens: self.tokens.select_rows(rows),
-            schema: self.schema.clone(),
-        })
+        Ok(Self { numeric: self.numeric.select(Axis(0), rows), tokens: self.tokens.select_rows(rows), schema: self.schema.clone() })
     }
 
     /// `self`'s blocks followed by `other`'s; both must have the same schema.
@@ -383,20 +293,10 @@ impl FeatureMatrix {
     pub fn append(&mut self, other: &FeatureMatrix) -> Result<(), MatrixError> {
         if self.schema != other.schema {
             return Err(MatrixError::SchemaMismatch {
-                detail: format!(
-                    "{}+{} columns vs {}+{} columns or different names",
-                    self.n_numeric(),
-                    self.n_tokens(),
-                    other.n_numeric(),
-                    other.n_tokens()
-                ),
+                detail: format!("{}+{} columns vs {}+{} columns or different names", self.n_numeric(), self.n_tokens(), other.n_numeric(), other.n_tokens()),
             });
         }
-        self.numeric
-            .append(Axis(0), other.numeric.view())
-            .map_err(|e| MatrixError::SchemaMismatch {
-                detail: e.to_string(),
-            })?;
+        self.numeric.append(Axis(0), other.numeric.view()).map_err(|e| MatrixError::SchemaMismatch { detail: e.to_string() })?;
         self.tokens.append_rows(&other.tokens);
         Ok(())
     }
@@ -405,27 +305,15 @@ impl FeatureMatrix {
     /// the stylistic and lexical views joined for the single-view learner.
     pub fn hstack(&self, other: &FeatureMatrix) -> Result<Self, MatrixError> {
         if self.n_rows() != other.n_rows() {
-            return Err(MatrixError::RowCountMismatch {
-                numeric_rows: self.n_rows(),
-                token_rows: other.n_rows(),
-            });
+            return Err(MatrixError::RowCountMismatch { numeric_rows: self.n_rows(), token_rows: other.n_rows() });
         }
-        let numeric = ndarray::concatenate(Axis(1), &[self.numeric.view(), other.numeric.view()])
-            .map_err(|e| MatrixError::SchemaMismatch {
-            detail: e.to_string(),
-        })?;
+        let numeric =
+            ndarray::concatenate(Axis(1), &[self.numeric.view(), other.numeric.view()]).map_err(|e| MatrixError::SchemaMismatch { detail: e.to_string() })?;
         let mut numeric_names = self.schema.numeric_names.clone();
         numeric_names.extend_from_slice(&other.schema.numeric_names);
         let mut token_names = self.schema.token_names.clone();
         token_names.extend_from_slice(&other.schema.token_names);
-        Ok(Self {
-            numeric,
-            tokens: self.tokens.hstack(&other.tokens),
-            schema: FeatureSchema {
-                numeric_names,
-                token_names,
-            },
-        })
+        Ok(Self { numeric, tokens: self.tokens.hstack(&other.tokens), schema: FeatureSchema { numeric_names, token_names } })
     }
 
     /// Dense copy: numeric columns (missing replaced by `missing`) then token weights (0 when
@@ -470,16 +358,8 @@ mod tests {
     }
 
     fn small() -> FeatureMatrix {
-        let tokens =
-            SparseRows::from_rows(3, vec![vec![(2, 1.0), (0, 0.5)], vec![], vec![(1, 2.0)]])
-                .expect("valid rows");
-        FeatureMatrix::new(
-            array![[1.0, f64::NAN], [2.0, 3.0], [4.0, 5.0]],
-            names("n", 2),
-            tokens,
-            names("t", 3),
-        )
-        .expect("valid matrix")
+        let tokens = SparseRows::from_rows(3, vec![vec![(2, 1.0), (0, 0.5)], vec![], vec![(1, 2.0)]]).expect("valid rows");
+        FeatureMatrix::new(array![[1.0, f64::NAN], [2.0, 3.0], [4.0, 5.0]], names("n", 2), tokens, names("t", 3)).expect("valid matrix")
     }
 
     #[test]
@@ -487,39 +367,16 @@ mod tests {
         let t = SparseRows::empty(2, 0);
         assert!(matches!(
             FeatureMatrix::new(Array2::zeros((3, 1)), names("n", 1), t.clone(), vec![]),
-            Err(MatrixError::RowCountMismatch {
-                numeric_rows: 3,
-                token_rows: 2
-            })
+            Err(MatrixError::RowCountMismatch { numeric_rows: 3, token_rows: 2 })
         ));
         assert!(matches!(
             FeatureMatrix::new(Array2::zeros((2, 2)), names("n", 1), t, vec![]),
-            Err(MatrixError::NamesLength {
-                kind: "numeric",
-                columns: 2,
-                names: 1
-            })
+            Err(MatrixError::NamesLength { kind: "numeric", columns: 2, names: 1 })
         ));
-        assert!(matches!(
-            SparseRows::new(2, vec![0, 2], vec![1, 1], vec![1.0, 1.0]),
-            Err(MatrixError::TokenColumnsUnsorted { row: 0, column: 1 })
-        ));
-        assert!(matches!(
-            SparseRows::new(2, vec![0, 1], vec![2], vec![1.0]),
-            Err(MatrixError::TokenColumnOutOfRange {
-                row: 0,
-                column: 2,
-                n_columns: 2
-            })
-        ));
-        assert!(matches!(
-            SparseRows::new(2, vec![0, 1], vec![0], vec![0.0]),
-            Err(MatrixError::BadTokenWeight { .. })
-        ));
-        assert!(matches!(
-            SparseRows::new(2, vec![0, 2, 1], vec![0], vec![1.0]),
-            Err(MatrixError::BadRowPointer { .. })
-        ));
+        assert!(matches!(SparseRows::new(2, vec![0, 2], vec![1, 1], vec![1.0, 1.0]), Err(MatrixError::TokenColumnsUnsorted { row: 0, column: 1 })));
+        assert!(matches!(SparseRows::new(2, vec![0, 1], vec![2], vec![1.0]), Err(MatrixError::TokenColumnOutOfRange { row: 0, column: 2, n_columns: 2 })));
+        assert!(matches!(SparseRows::new(2, vec![0, 1], vec![0], vec![0.0]), Err(MatrixError::BadTokenWeight { .. })));
+        assert!(matches!(SparseRows::new(2, vec![0, 2, 1], vec![0], vec![1.0]), Err(MatrixError::BadRowPointer { .. })));
     }
 
     #[test]
@@ -532,20 +389,14 @@ mod tests {
         assert!(s.numeric()[(1, 1)].is_nan());
         assert!(s.tokens().contains(0, 1) && s.tokens().contains(1, 2));
         assert!(!s.tokens().contains(1, 1));
-        assert!(matches!(
-            m.select_rows(&[3]),
-            Err(MatrixError::RowOutOfRange { row: 3, n_rows: 3 })
-        ));
+        assert!(matches!(m.select_rows(&[3]), Err(MatrixError::RowOutOfRange { row: 3, n_rows: 3 })));
 
         let v = m.vstack(&s).expect("same schema");
         assert_eq!(v.n_rows(), 5);
         assert!(v.tokens().contains(3, 1) && v.tokens().contains(4, 0));
         assert_eq!(v.tokens().nnz(), 3 + 3);
         let other = FeatureMatrix::from_dense(Array2::zeros((3, 2)));
-        assert!(matches!(
-            m.vstack(&other),
-            Err(MatrixError::SchemaMismatch { .. })
-        ));
+        assert!(matches!(m.vstack(&other), Err(MatrixError::SchemaMismatch { .. })));
 
         let h = m.hstack(&m).expect("same rows");
         assert_eq!((h.n_numeric(), h.n_tokens()), (4, 6));

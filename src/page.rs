@@ -135,11 +135,7 @@ impl Page {
         }
         let sha256 = hex(&Sha256::digest(bytes));
         let size = bytes.len();
-        let content: Cow<[u8]> = if bytes.starts_with(&[0x1f, 0x8b]) {
-            Cow::Owned(gunzip(&path, bytes, opts.max_bytes)?)
-        } else {
-            Cow::Borrowed(bytes)
-        };
+        let content: Cow<[u8]> = if bytes.starts_with(&[0x1f, 0x8b]) { Cow::Owned(gunzip(&path, bytes, opts.max_bytes)?) } else { Cow::Borrowed(bytes) };
         if content.iter().all(|b| b.is_ascii_whitespace()) {
             return Err(PageError::Empty { path });
         }
@@ -201,9 +197,38 @@ pub fn close_unterminated_title(text: &str) -> Option<String> {
 /// stack of open elements ("close a p element in button scope"): nested without end, they make
 /// parsing quadratic (100,000 nested `<div>` take half a minute).
 const SCOPE_SCANNING: &[&str] = &[
-    "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl",
-    "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "main", "menu", "nav", "ol",
-    "section", "summary", "ul", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "listing", "form",
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "center",
+    "details",
+    "dialog",
+    "dir",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "header",
+    "hgroup",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "section",
+    "summary",
+    "ul",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "pre",
+    "listing",
+    "form",
 ];
 
 /// Elements whose content is raw text: no tags inside them are counted.
@@ -306,9 +331,7 @@ fn find_ci(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 fn gunzip(path: &Path, bytes: &[u8], limit: usize) -> Result<Vec<u8>, PageError> {
     let mut out = Vec::new();
     let mut decoder = flate2::read::MultiGzDecoder::new(bytes).take(limit as u64 + 1);
-    decoder
-        .read_to_end(&mut out)
-        .map_err(|source| PageError::Gzip { path: path.to_path_buf(), source })?;
+    decoder.read_to_end(&mut out).map_err(|source| PageError::Gzip { path: path.to_path_buf(), source })?;
     if out.len() > limit {
         return Err(PageError::TooLarge { path: path.to_path_buf(), size: out.len() as u64, limit });
     }
@@ -337,10 +360,7 @@ fn looks_binary(bytes: &[u8]) -> Option<(u32, usize)> {
         return None;
     }
     let sample = &bytes[..bytes.len().min(BINARY_SAMPLE)];
-    let controls = sample
-        .iter()
-        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | 0x1b))
-        .count();
+    let controls = sample.iter().filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | 0x1b)).count();
     let share = controls as f64 / sample.len() as f64;
     (share > BINARY_CONTROL_SHARE).then(|| ((share * 100.0).round() as u32, sample.len()))
 }

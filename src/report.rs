@@ -228,8 +228,7 @@ pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
             // The spread over folds (min to max) only for the co-trained learners: the constant
             // baselines would cover the chart.
             if [LEXICAL, STYLISTIC, COMBINED].contains(learner) {
-                let band: Vec<(f64, f64)> =
-                    spread.iter().map(|&(x, lo, _)| (x, lo)).chain(spread.iter().rev().map(|&(x, _, hi)| (x, hi))).collect();
+                let band: Vec<(f64, f64)> = spread.iter().map(|&(x, lo, _)| (x, lo)).chain(spread.iter().rev().map(|&(x, _, hi)| (x, hi))).collect();
                 chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.10)))).map_err(|e| e.to_string())?;
             }
             chart
@@ -339,6 +338,8 @@ pub fn report_md(results: &ExperimentResults) -> String {
     }
     out.push_str("\n## The paper's figures, for orientation\n\n");
     out.push_str(PAPER_FIGURES);
-    out.push_str("\nOther files: `results.json` (everything), `curves.csv`, `per-class.csv`, `confusion-*.csv`. Rebuild them with `parcels report <this directory>`.\n");
+    out.push_str(
+        "\nOther files: `results.json` (everything), `curves.csv`, `per-class.csv`, `confusion-*.csv`. Rebuild them with `parcels report <this directory>`.\n",
+    );
     out
 }

@@ -100,9 +100,7 @@ fn select(names: &[String], groups: &[String], table: &[(&str, &[&str])], view: 
             }
         }
     }
-    Ok((0..names.len())
-        .filter(|&i| prefixes.iter().any(|p| if p.ends_with(['.', ':']) { names[i].starts_with(p) } else { names[i] == *p }))
-        .collect())
+    Ok((0..names.len()).filter(|&i| prefixes.iter().any(|p| if p.ends_with(['.', ':']) { names[i].starts_with(p) } else { names[i] == *p })).collect())
 }
 
 impl ViewBuilder {
@@ -144,16 +142,10 @@ impl ViewBuilder {
         let dense = |rows: &[Vec<f64>], cols: &[usize]| {
             ndarray::Array2::from_shape_fn((n, cols.len()), |(r, c)| rows.get(r).and_then(|row| row.get(cols[c])).copied().unwrap_or(f64::NAN))
         };
-        let stylistic = FeatureMatrix::new(
-            dense(&s.rows, &self.stylistic_columns),
-            self.stylistic_names.clone(),
-            SparseRows::empty(n, 0),
-            Vec::new(),
-        )?;
+        let stylistic = FeatureMatrix::new(dense(&s.rows, &self.stylistic_columns), self.stylistic_names.clone(), SparseRows::empty(n, 0), Vec::new())?;
         let tokens = if self.tokens {
-            let rows = (0..n).map(|r| {
-                l.tokens.get(r).map(|t| t.iter().filter(|(_, w)| *w > 0.0).map(|&(id, w)| (id as usize, w)).collect()).unwrap_or_default()
-            });
+            let rows =
+                (0..n).map(|r| l.tokens.get(r).map(|t| t.iter().filter(|(_, w)| *w > 0.0).map(|&(id, w)| (id as usize, w)).collect()).unwrap_or_default());
             SparseRows::from_rows(self.token_names.len(), rows)?
         } else {
             SparseRows::empty(n, 0)

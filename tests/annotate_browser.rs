@@ -247,8 +247,7 @@ fn labels_on_disk(label_file: &Path, page: &Path) -> Vec<(usize, String)> {
     }
     // Blocks are separated by a newline in the page text, so each labelled block is one span.
     let spans: Vec<(usize, usize, &str)> = file.spans.iter().map(|s| (s.start, s.end, s.label.as_str())).collect();
-    let blocks: Vec<(usize, usize, &str)> =
-        labelled.iter().map(|(id, l)| (division.blocks[*id].chars[0], division.blocks[*id].chars[1], l.as_str())).collect();
+    let blocks: Vec<(usize, usize, &str)> = labelled.iter().map(|(id, l)| (division.blocks[*id].chars[0], division.blocks[*id].chars[1], l.as_str())).collect();
     assert_eq!(spans, blocks, "spans must cover exactly the labelled blocks' characters");
     assert!(file.spans.iter().all(|s| s.provenance == "hand"));
     labelled
@@ -273,12 +272,7 @@ fn label_pages_in_a_headless_browser() {
     let (server, base) = start_server(&corpus, &labels);
     let driver_port = free_port();
     let driver = Killed(
-        Command::new(CHROMEDRIVER)
-            .arg(format!("--port={driver_port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver"),
+        Command::new(CHROMEDRIVER).arg(format!("--port={driver_port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start chromedriver"),
     );
     let browser = Browser::start(driver_port, &tmp.0.join("profile"));
 

@@ -75,12 +75,8 @@ fn the_server_answers_only_its_own_host_and_token() {
     let stdout = child.stdout.take().expect("stdout");
     let _server = Killed(child);
     let line = BufReader::new(stdout).lines().map_while(Result::ok).find(|l| l.starts_with("open ")).expect("URL line");
-    let port: u16 = line
-        .trim_start_matches("open http://127.0.0.1:")
-        .split('/')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
+    let port: u16 =
+        line.trim_start_matches("open http://127.0.0.1:").split('/').next().and_then(|p| p.parse().ok()).unwrap_or_else(|| panic!("no port in {line:?}"));
 
     let view = raw(port, &format!("GET /page/0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"));
     assert!(view.starts_with("HTTP/1.1 200"), "{view}");

@@ -62,7 +62,8 @@ fn a_saved_model_predicts_exactly_like_the_trained_one_and_extracts_articles() {
     assert_eq!(records.len(), 2);
     assert!(records[1]["path"].as_str().unwrap().ends_with("empty.html"));
     assert!(records[1]["error"].as_str().unwrap().contains("page is empty"), "{}", records[1]);
-    let out = Command::new(env!("CARGO_BIN_EXE_parcels")).args(["classify", "--model"]).arg(&path).arg(root().join("tests/pages/linear.html")).output().unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_parcels")).args(["classify", "--model"]).arg(&path).arg(root().join("tests/pages/linear.html")).output().unwrap();
     assert!(out.status.success());
     let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(line["blocks"].as_array().unwrap().len(), 4);

@@ -19,16 +19,8 @@ fn blocks() -> (FeatureMatrix, Array1<usize>, Vec<usize>) {
         let class = i % 3;
         // A deterministic wobble so the classes overlap a little on each feature.
         let wobble = ((i * 7919) % 13) as f64 / 13.0;
-        numeric[(i, 0)] = if class == 0 {
-            0.6 + 0.4 * wobble
-        } else {
-            0.5 * wobble
-        };
-        numeric[(i, 1)] = if class == 1 {
-            200.0 + 100.0 * wobble
-        } else {
-            150.0 * wobble
-        };
+        numeric[(i, 0)] = if class == 0 { 0.6 + 0.4 * wobble } else { 0.5 * wobble };
+        numeric[(i, 1)] = if class == 1 { 200.0 + 100.0 * wobble } else { 150.0 * wobble };
         let mut t = Vec::new();
         if class == 0 && i % 5 != 0 {
             t.push((0, 1.5));
@@ -44,13 +36,8 @@ fn blocks() -> (FeatureMatrix, Array1<usize>, Vec<usize>) {
         page.push(i / 4);
     }
     let tokens = SparseRows::from_rows(3, tokens).expect("valid rows");
-    let x = FeatureMatrix::new(
-        numeric,
-        vec!["link_density".into(), "n_chars".into()],
-        tokens,
-        vec!["home".into(), "copyright".into(), "the".into()],
-    )
-    .expect("valid matrix");
+    let x = FeatureMatrix::new(numeric, vec!["link_density".into(), "n_chars".into()], tokens, vec!["home".into(), "copyright".into(), "the".into()])
+        .expect("valid matrix");
     (x, Array1::from(y), page)
 }
 
@@ -58,21 +45,13 @@ fn blocks() -> (FeatureMatrix, Array1<usize>, Vec<usize>) {
 fn fit_predict_and_confusion_matrix_on_feature_matrices() {
     let (x, y, _) = blocks();
     let data = DatasetBase::new(x, y);
-    let model = AdaBoostMh::params()
-        .n_rounds(30)
-        .fit(&data)
-        .expect("valid data");
+    let model = AdaBoostMh::params().n_rounds(30).fit(&data).expect("valid data");
     let predicted: Array1<usize> = model.predict(&data);
     let cm = predicted.confusion_matrix(&data).expect("same labels");
     assert!(cm.accuracy() > 0.95, "accuracy {}", cm.accuracy());
-    let with_conf = model
-        .predict_with_confidence(&data.records)
-        .expect("same schema");
+    let with_conf = model.predict_with_confidence(&data.records).expect("same schema");
     assert_eq!(with_conf.classes, predicted);
-    assert!(with_conf
-        .confidences
-        .iter()
-        .all(|&c| (1.0 / 3.0..=1.0).contains(&c)));
+    assert!(with_conf.confidences.iter().all(|&c| (1.0 / 3.0..=1.0).contains(&c)));
 }
 
 #[test]
@@ -96,14 +75,9 @@ fn rounds_chosen_by_cross_validation_over_pages() {
     let (x, y, page) = blocks();
     let folds = folds_by_group(&page, 5, 7);
     let params = AdaBoostMh::params().check().expect("valid");
-    let choice = choose_rounds_by_cv(&params, &x, y.as_slice().expect("contiguous"), &folds, 40)
-        .expect("valid folds");
+    let choice = choose_rounds_by_cv(&params, &x, y.as_slice().expect("contiguous"), &folds, 40).expect("valid folds");
     assert!((1..=40).contains(&choice.n_rounds));
-    assert!(
-        choice.cv_error[choice.n_rounds - 1] < 0.2,
-        "{:?}",
-        choice.cv_error
-    );
+    assert!(choice.cv_error[choice.n_rounds - 1] < 0.2, "{:?}", choice.cv_error);
 }
 
 #[test]

@@ -14,12 +14,7 @@ fn fixture(name: &str) -> Page {
 /// (locator below /html[1]/body[1], text) of every block.
 fn blocks(name: &str) -> Vec<(String, String)> {
     let page = fixture(name);
-    Divider::default()
-        .divide(&page)
-        .blocks
-        .into_iter()
-        .map(|b| (b.locator.trim_start_matches("/html[1]/body[1]").to_string(), b.text))
-        .collect()
+    Divider::default().divide(&page).blocks.into_iter().map(|b| (b.locator.trim_start_matches("/html[1]/body[1]").to_string(), b.text)).collect()
 }
 
 fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -11,9 +11,7 @@ use parcels::lexical::{numeric_feature_names, IdfTable, LexicalCache, LexicalExt
 use parcels::page::{LoadOptions, Page};
 
 fn corpora() -> PathBuf {
-    std::env::var_os("PARCELS_CORPORA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"))
+    std::env::var_os("PARCELS_CORPORA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"))
 }
 
 fn pages() -> Vec<PathBuf> {
@@ -72,12 +70,6 @@ fn every_corpus_page_computes_lexical_features() {
     for e in &skipped {
         eprintln!("not loadable: {e}");
     }
-    eprintln!(
-        "{} pages, {} blocks, {} not loadable, in {:.1}s",
-        paths.len(),
-        blocks,
-        skipped.len(),
-        start.elapsed().as_secs_f64()
-    );
+    eprintln!("{} pages, {} blocks, {} not loadable, in {:.1}s", paths.len(), blocks, skipped.len(), start.elapsed().as_secs_f64());
     assert!(skipped.len() * 100 < paths.len(), "more than 1% of the pages could not be loaded");
 }

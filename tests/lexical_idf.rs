@@ -17,9 +17,7 @@ fn shipped() -> PathBuf {
 }
 
 fn corpora() -> PathBuf {
-    std::env::var_os("PARCELS_CORPORA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"))
+    std::env::var_os("PARCELS_CORPORA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"))
 }
 
 #[test]
@@ -78,10 +76,7 @@ fn build_dragnet_table() {
         eprintln!("skipped: {} not found", dir.display());
         return;
     };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "html"))
-        .collect();
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "html")).collect();
     paths.sort();
     let start = std::time::Instant::now();
     let build = build_idf(&paths, &Divider::default(), &LoadOptions::default(), MIN_DF).unwrap();

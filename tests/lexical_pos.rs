@@ -47,7 +47,17 @@ fn tagger_accuracy_on_hand_tagged_sample() {
     let held_bare = accuracy("heldout.txt", Tagger::without_open_lexicon());
     eprintln!(
         "POS accuracy: dev {:.1}% ({}/{}), held-out {:.1}% ({}/{}), web held-out {:.1}% ({}/{}); without the open-class lexicon: dev {:.1}%, held-out {:.1}%",
-        percent(dev), dev.0, dev.1, percent(held), held.0, held.1, percent(web), web.0, web.1, percent(dev_bare), percent(held_bare)
+        percent(dev),
+        dev.0,
+        dev.1,
+        percent(held),
+        held.0,
+        held.1,
+        percent(web),
+        web.0,
+        web.1,
+        percent(dev_bare),
+        percent(held_bare)
     );
     assert!(dev.1 >= 250 && held.1 >= 230, "sample shrank: {dev:?} {held:?}");
     // Measured (2026-11-21): held-out 95.4% (229/240), web held-out 93.5% (145/155), dev 99.6%

@@ -224,7 +224,10 @@ impl Annotator {
         if labels.corpus != self.corpus || labels.page != entry.rel {
             return Err(Refusal::new(
                 409,
-                format!("{file}: labels {}/{}, not {}/{}; move it away or choose another --labels directory", labels.corpus, labels.page, self.corpus, entry.rel),
+                format!(
+                    "{file}: labels {}/{}, not {}/{}; move it away or choose another --labels directory",
+                    labels.corpus, labels.page, self.corpus, entry.rel
+                ),
             ));
         }
         if labels.scheme != self.scheme.name {
@@ -292,9 +295,7 @@ impl Annotator {
     }
 
     fn block_states(&self, gold: &[BlockLabel]) -> Vec<BlockState> {
-        gold.iter()
-            .map(|g| BlockState { label: g.label.and_then(|c| self.scheme.labels.get(c)).map(|l| l.name.clone()), mixed: g.mixed })
-            .collect()
+        gold.iter().map(|g| BlockState { label: g.label.and_then(|c| self.scheme.labels.get(c)).map(|l| l.name.clone()), mixed: g.mixed }).collect()
     }
 
     fn record_progress(&self, index: usize, gold: &[BlockLabel]) {
@@ -354,12 +355,8 @@ impl Annotator {
     }
 
     fn view_data(&self, index: usize, division: &Division, gold: &[BlockLabel]) -> serde_json::Value {
-        let labels: Vec<_> = self
-            .scheme
-            .labels
-            .iter()
-            .map(|l| serde_json::json!({"name": l.name, "key": l.key, "color": l.color, "description": l.description}))
-            .collect();
+        let labels: Vec<_> =
+            self.scheme.labels.iter().map(|l| serde_json::json!({"name": l.name, "key": l.key, "color": l.color, "description": l.description})).collect();
         let texts: Vec<String> = division.blocks.iter().map(|b| excerpt(&b.text, 160)).collect();
         serde_json::json!({
             "page": index,

@@ -90,17 +90,11 @@ pub fn run(args: &AnnotateArgs) -> anyhow::Result<ExitCode> {
     };
     let (corpus_name, pages) = corpus_pages(&args.corpus, args.pages.as_deref(), args.labels.as_deref())?;
     let labels_dir = pages.first().and_then(|p| p.label_path.parent()).map(Path::to_path_buf).unwrap_or_default();
-    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)))
-        .with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
+    let listener =
+        TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
     let port = listener.local_addr()?.port();
     let annotator = Annotator::new(corpus_name.clone(), pages, scheme, divider, port);
-    println!(
-        "parcels annotate: {} pages of {} ({}), labels in {}",
-        annotator.page_count(),
-        corpus_name,
-        args.corpus.display(),
-        labels_dir.display()
-    );
+    println!("parcels annotate: {} pages of {} ({}), labels in {}", annotator.page_count(), corpus_name, args.corpus.display(), labels_dir.display());
     println!("open http://127.0.0.1:{port}/  (Ctrl-C stops; every change is already saved)");
     server::serve(listener, Arc::new(annotator));
     Ok(ExitCode::SUCCESS)
@@ -128,8 +122,7 @@ pub fn corpus_pages(corpus: &Path, manifest: Option<&Path>, labels: Option<&Path
             eprintln!("{}: skipped: outside the corpus directory {}", path.display(), root.display());
             continue;
         };
-        let rel = relative_name(path.strip_prefix(&root).unwrap_or(inside))
-            .with_context(|| format!("{}: page path is not UTF-8", path.display()))?;
+        let rel = relative_name(path.strip_prefix(&root).unwrap_or(inside)).with_context(|| format!("{}: page path is not UTF-8", path.display()))?;
         let file = format!("{}.json", page_stem(&rel));
         if let Some(other) = by_name.insert(file.clone(), rel.clone()) {
             bail!("{rel} and {other} would share the label file {file}; restrict the pages with --pages MANIFEST");

@@ -46,7 +46,9 @@ fn connection(stream: TcpStream, annotator: &Annotator) {
     let (response, head_only) = match read_request(&mut reader) {
         Ok(None) => return,
         Ok(Some(req)) => (annotator.handle(&req), req.method == "HEAD"),
-        Err(Malformed(status, message)) => (Response { status, content_type: "text/plain; charset=utf-8", body: message.as_bytes().to_vec(), csp: None }, false),
+        Err(Malformed(status, message)) => {
+            (Response { status, content_type: "text/plain; charset=utf-8", body: message.as_bytes().to_vec(), csp: None }, false)
+        }
     };
     let _ = write_response(&stream, &response, head_only);
 }
@@ -153,7 +155,10 @@ mod tests {
     fn parses_a_label_request() {
         let raw = "POST /api/label HTTP/1.1\r\nHost: 127.0.0.1:9\r\nContent-Type: application/json\r\nX-Parcels-Token: t\r\nContent-Length: 5\r\n\r\n{\"a\"}";
         let req = parse(raw).unwrap().unwrap();
-        assert_eq!((req.method.as_str(), req.target.as_str(), req.host.as_deref(), req.token.as_deref()), ("POST", "/api/label", Some("127.0.0.1:9"), Some("t")));
+        assert_eq!(
+            (req.method.as_str(), req.target.as_str(), req.host.as_deref(), req.token.as_deref()),
+            ("POST", "/api/label", Some("127.0.0.1:9"), Some("t"))
+        );
         assert_eq!(req.body, b"{\"a\"}");
     }
 

@@ -105,7 +105,7 @@ fn bad_requests_are_refused_and_write_nothing() {
     let f = Fixture::new("bad");
     let a = f.annotator();
     let cases: &[(&str, u16)] = &[
-        (r#"{"page":0,"block":3,"label":"title"}"#, 400),   // block out of range
+        (r#"{"page":0,"block":3,"label":"title"}"#, 400),    // block out of range
         (r#"{"page":0,"block":0,"label":"headline"}"#, 400), // not in parcels-17
         (r#"{"page":2,"block":0,"label":"title"}"#, 404),    // page out of range
         (r#"{"page":0,"block":-1,"label":"title"}"#, 400),

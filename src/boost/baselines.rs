@@ -37,29 +37,17 @@ pub const MIN_WEIGHT_LEAF: f32 = 0.5;
 
 /// Tree parameters that let linfa-trees learn from boosting weights.
 pub fn boosting_tree_params(max_depth: Option<usize>) -> DecisionTreeParams<f64, usize> {
-    DecisionTree::params()
-        .max_depth(max_depth)
-        .min_weight_split(2.0)
-        .min_weight_leaf(MIN_WEIGHT_LEAF)
-        .min_impurity_decrease(f64::EPSILON)
+    DecisionTree::params().max_depth(max_depth).min_weight_split(2.0).min_weight_leaf(MIN_WEIGHT_LEAF).min_impurity_decrease(f64::EPSILON)
 }
 
 /// One CART tree (Gini) on dense records, unweighted.
-pub fn fit_decision_tree(
-    records: ArrayView2<f64>,
-    targets: ArrayView1<usize>,
-    max_depth: Option<usize>,
-) -> Result<DecisionTree<f64, usize>, BoostError> {
+pub fn fit_decision_tree(records: ArrayView2<f64>, targets: ArrayView1<usize>, max_depth: Option<usize>) -> Result<DecisionTree<f64, usize>, BoostError> {
     let data = DatasetBase::new(records, targets);
     Ok(boosting_tree_params(max_depth).fit(&data)?)
 }
 
 /// [`fit_decision_tree`] on the dense form of a feature matrix (missing values read as 0).
-pub fn fit_decision_tree_on(
-    records: &FeatureMatrix,
-    targets: ArrayView1<usize>,
-    max_depth: Option<usize>,
-) -> Result<DecisionTree<f64, usize>, BoostError> {
+pub fn fit_decision_tree_on(records: &FeatureMatrix, targets: ArrayView1<usize>, max_depth: Option<usize>) -> Result<DecisionTree<f64, usize>, BoostError> {
     fit_decision_tree(records.to_dense(0.0).view(), targets, max_depth)
 }
 
@@ -73,12 +61,7 @@ pub struct SammeStumps {
 impl SammeStumps {
     /// Fits up to `n_estimators` stumps. Stops early, as scikit-learn does, when a stump is
     /// perfect (kept with α = 1) or has weighted error ≥ 1 − 1/k (dropped unless first).
-    pub fn fit(
-        records: ArrayView2<f64>,
-        targets: ArrayView1<usize>,
-        n_classes: usize,
-        n_estimators: usize,
-    ) -> Result<Self, BoostError> {
+    pub fn fit(records: ArrayView2<f64>, targets: ArrayView1<usize>, n_classes: usize, n_estimators: usize) -> Result<Self, BoostError> {
         let n = records.nrows();
         if n == 0 {
             return Err(BoostError::EmptyTrainingSet);
@@ -95,13 +78,7 @@ impl SammeStumps {
             let pred: Array1<usize> = tree.predict(&records);
             let miss: Vec<bool> = pred.iter().zip(targets).map(|(p, y)| p != y).collect();
             // Algorithm 2, step 2(b): weighted error.
-            let err: f64 = w
-                .iter()
-                .zip(&miss)
-                .filter(|(_, &m)| m)
-                .map(|(x, _)| x)
-                .sum::<f64>()
-                / w.sum();
+            let err: f64 = w.iter().zip(&miss).filter(|(_, &m)| m).map(|(x, _)| x).sum::<f64>() / w.sum();
             if err <= 0.0 {
                 stumps.push((tree, 1.0));
                 break;
@@ -115,10 +92,7 @@ impl SammeStumps {
             // Step 2(c): α = ln((1 − err)/err) + ln(k − 1).
             let alpha = ((1.0 - err) / err).ln() + (k - 1.0).ln();
             // Step 2(d): up-weight the misclassified blocks, then renormalise.
-            w.iter_mut()
-                .zip(&miss)
-                .filter(|(_, &m)| m)
-                .for_each(|(x, _)| *x *= alpha.exp());
+            w.iter_mut().zip(&miss).filter(|(_, &m)| m).for_each(|(x, _)| *x *= alpha.exp());
             let total = w.sum();
             if !(total.is_finite() && total > 0.0) {
                 break;
@@ -126,25 +100,12 @@ impl SammeStumps {
             w /= total;
             stumps.push((tree, alpha));
         }
-        Ok(Self {
-            stumps,
-            n_classes: n_classes.max(2),
-        })
+        Ok(Self { stumps, n_classes: n_classes.max(2) })
     }
 
     /// [`fit`](Self::fit) on the dense form of a feature matrix (missing values read as 0).
-    pub fn fit_on(
-        records: &FeatureMatrix,
-        targets: ArrayView1<usize>,
-        n_classes: usize,
-        n_estimators: usize,
-    ) -> Result<Self, BoostError> {
-        Self::fit(
-            records.to_dense(0.0).view(),
-            targets,
-            n_classes,
-            n_estimators,
-        )
+    pub fn fit_on(records: &FeatureMatrix, targets: ArrayView1<usize>, n_classes: usize, n_estimators: usize) -> Result<Self, BoostError> {
+        Self::fit(records.to_dense(0.0).view(), targets, n_classes, n_estimators)
     }
 
     pub fn n_stumps(&self) -> usize {
@@ -173,14 +134,7 @@ mod tests {
 
     #[test]
     fn samme_and_tree_learn_a_threshold() {
-        let x = array![
-            [1.0, 0.0],
-            [2.0, 1.0],
-            [3.0, 0.0],
-            [4.0, 1.0],
-            [5.0, 0.0],
-            [6.0, 1.0]
-        ];
+        let x = array![[1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 1.0], [5.0, 0.0], [6.0, 1.0]];
         let y = array![0usize, 0, 1, 1, 2, 2];
         let tree = fit_decision_tree(x.view(), y.view(), None).expect("fits");
         let p: Array1<usize> = tree.predict(&x);

@@ -35,11 +35,7 @@ impl NumericColumn {
     pub(super) fn new(values: ndarray::ArrayView1<f64>, max_bins: Option<usize>) -> Self {
         // -0.0 and 0.0 compare equal and must share a bin.
         let norm = |v: f64| if v == 0.0 { 0.0 } else { v };
-        let mut sorted: Vec<f64> = values
-            .iter()
-            .filter(|v| !v.is_nan())
-            .map(|&v| norm(v))
-            .collect();
+        let mut sorted: Vec<f64> = values.iter().filter(|v| !v.is_nan()).map(|&v| norm(v)).collect();
         sorted.sort_by(f64::total_cmp);
         // Distinct values with their counts.
         let mut distinct: Vec<(f64, usize)> = Vec::new();
@@ -96,12 +92,7 @@ impl NumericColumn {
             order[*at] = u32::try_from(i).unwrap_or(u32::MAX);
             *at += 1;
         }
-        Self {
-            codes,
-            thresholds,
-            order,
-            bin_ends,
-        }
+        Self { codes, thresholds, order, bin_ends }
     }
 
     pub(super) fn n_bins(&self) -> usize {
@@ -111,11 +102,7 @@ impl NumericColumn {
 
 /// Groups distinct values into at most `max_bins` consecutive ranges of roughly equal counts
 /// (each range is `start..end` over `distinct`); one range per value when they fit.
-pub(super) fn bin_ranges(
-    distinct: &[(f64, usize)],
-    n_values: usize,
-    max_bins: Option<usize>,
-) -> Vec<std::ops::Range<usize>> {
+pub(super) fn bin_ranges(distinct: &[(f64, usize)], n_values: usize, max_bins: Option<usize>) -> Vec<std::ops::Range<usize>> {
     let max_bins = max_bins.unwrap_or(usize::MAX).max(1);
     if distinct.len() <= max_bins {
         return (0..distinct.len()).map(|i| i..i + 1).collect();

@@ -32,16 +32,11 @@ pub fn choose_rounds_by_cv(
 ) -> Result<RoundsChoice, BoostError> {
     let n = records.n_rows();
     if targets.len() != n {
-        return Err(BoostError::TargetsMismatch {
-            records: n,
-            targets: targets.len(),
-        });
+        return Err(BoostError::TargetsMismatch { records: n, targets: targets.len() });
     }
     let in_fold = validate_folds(folds, n)?;
     let inferred = targets.iter().max().map_or(2, |m| (m + 1).max(2));
-    let params = params
-        .with_n_rounds(max_rounds)?
-        .with_n_classes(params.n_classes().unwrap_or(inferred))?;
+    let params = params.with_n_rounds(max_rounds)?.with_n_classes(params.n_classes().unwrap_or(inferred))?;
     let mut wrong = vec![0usize; max_rounds];
     let mut held_out = 0usize;
     for (f, fold) in folds.iter().enumerate() {
@@ -55,27 +50,15 @@ pub fn choose_rounds_by_cv(
         let mut staged = model.staged_decision_function(&test)?;
         for slot in wrong.iter_mut() {
             if let Some(scores) = staged.next() {
-                last = scores
-                    .rows()
-                    .into_iter()
-                    .zip(&truth)
-                    .filter(|(row, &y)| argmax(row.view()) != y)
-                    .count();
+                last = scores.rows().into_iter().zip(&truth).filter(|(row, &y)| argmax(row.view()) != y).count();
             }
             *slot += last;
         }
         held_out += fold.len();
     }
     let cv_error: Vec<f64> = wrong.iter().map(|&w| w as f64 / held_out as f64).collect();
-    let best = wrong
-        .iter()
-        .enumerate()
-        .min_by(|a, b| a.1.cmp(b.1).then(a.0.cmp(&b.0)))
-        .map_or(1, |(t, _)| t + 1);
-    Ok(RoundsChoice {
-        n_rounds: best,
-        cv_error,
-    })
+    let best = wrong.iter().enumerate().min_by(|a, b| a.1.cmp(b.1).then(a.0.cmp(&b.0))).map_or(1, |(t, _)| t + 1);
+    Ok(RoundsChoice { n_rounds: best, cv_error })
 }
 
 /// For each row, the fold holding it; checks folds are non-empty, disjoint, in range, and
@@ -125,11 +108,7 @@ pub fn folds_by_group(group_of_row: &[usize], k: usize, seed: u64) -> Vec<Vec<us
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     groups.shuffle(&mut rng);
     let k = k.max(1);
-    let fold_of: std::collections::BTreeMap<usize, usize> = groups
-        .iter()
-        .enumerate()
-        .map(|(i, &g)| (g, i % k))
-        .collect();
+    let fold_of: std::collections::BTreeMap<usize, usize> = groups.iter().enumerate().map(|(i, &g)| (g, i % k)).collect();
     let mut folds = vec![Vec::new(); k];
     for (row, g) in group_of_row.iter().enumerate() {
         if let Some(&f) = fold_of.get(g) {

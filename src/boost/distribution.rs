@@ -26,21 +26,11 @@ impl Distribution {
         let stride = padded(k);
         let mut neg = vec![0.0; labels.len() * stride];
         for (i, (&y, &w)) in labels.iter().zip(block_weights).enumerate() {
-            neg[i * stride..i * stride + k]
-                .iter_mut()
-                .for_each(|x| *x = w);
+            neg[i * stride..i * stride + k].iter_mut().for_each(|x| *x = w);
             neg[i * stride + y] = 0.0;
         }
-        Self {
-            k,
-            stride,
-            labels: labels.to_vec(),
-            pos: block_weights.to_vec(),
-            neg32: neg.iter().map(|&x| x as f32).collect(),
-            pos32: Vec::new(),
-            neg,
-        }
-        .with_pos32()
+        Self { k, stride, labels: labels.to_vec(), pos: block_weights.to_vec(), neg32: neg.iter().map(|&x| x as f32).collect(), pos32: Vec::new(), neg }
+            .with_pos32()
     }
 
     /// Refreshes `pos32` from `pos`.
@@ -50,12 +40,7 @@ impl Distribution {
     }
 
     fn refresh_pos32(&mut self) {
-        self.pos32 = self
-            .pos
-            .iter()
-            .zip(&self.labels)
-            .map(|(&w, &y)| (w as f32, u32::try_from(y).unwrap_or(u32::MAX)))
-            .collect();
+        self.pos32 = self.pos.iter().zip(&self.labels).map(|(&w, &y)| (w as f32, u32::try_from(y).unwrap_or(u32::MAX))).collect();
     }
 
     /// Per-class W₊ and W₋ over all blocks (padded to the stride), from the f64 weights or,
@@ -65,17 +50,9 @@ impl Distribution {
         let mut pos = vec![0.0; s];
         let mut neg = vec![0.0; s];
         for (i, &y) in self.labels.iter().enumerate() {
-            pos[y] += if rounded {
-                f64::from(self.pos32[i].0)
-            } else {
-                self.pos[i]
-            };
+            pos[y] += if rounded { f64::from(self.pos32[i].0) } else { self.pos[i] };
             for (j, a) in neg.iter_mut().enumerate() {
-                *a += if rounded {
-                    f64::from(self.neg32[i * s + j])
-                } else {
-                    self.neg[i * s + j]
-                };
+                *a += if rounded { f64::from(self.neg32[i * s + j]) } else { self.neg[i * s + j] };
             }
         }
         (pos, neg)
@@ -84,8 +61,7 @@ impl Distribution {
     /// W₊ʲˡ and W₋ʲˡ (l < k) for each branch j of a partition given per block.
     pub fn branch_weights(&self, branches: &[Branch]) -> [(Vec<f64>, Vec<f64>); 3] {
         let (k, s) = (self.k, self.stride);
-        let mut w: [(Vec<f64>, Vec<f64>); 3] =
-            std::array::from_fn(|_| (vec![0.0; s], vec![0.0; s]));
+        let mut w: [(Vec<f64>, Vec<f64>); 3] = std::array::from_fn(|_| (vec![0.0; s], vec![0.0; s]));
         for (i, &b) in branches.iter().enumerate() {
             let (pos, neg) = &mut w[b as usize];
             pos[self.labels[i]] += self.pos[i];
@@ -146,10 +122,7 @@ mod tests {
     #[test]
     fn reweighting_reports_overflow_instead_of_producing_infinities() {
         let mut d = Distribution::new(&[0, 1], 2, &[0.25, 0.25]);
-        let stump = Stump {
-            test: StumpTest::Present { column: 0 },
-            outputs: [vec![0.0, 0.0], vec![1e3, 1e3], vec![0.0, 0.0]],
-        };
+        let stump = Stump { test: StumpTest::Present { column: 0 }, outputs: [vec![0.0, 0.0], vec![1e3, 1e3], vec![0.0, 0.0]] };
         assert_eq!(d.reweight(&stump, &[Branch::False, Branch::False]), None);
         let mut d = Distribution::new(&[0, 1], 2, &[0.25, 0.25]);
         let z = d.reweight(&stump, &[Branch::True, Branch::True]);

@@ -8,11 +8,7 @@ use crate::matrix::MatrixError;
 pub enum BoostError {
     /// A parameter is outside its allowed range.
     #[error("invalid parameter {name} = {value}: {constraint}")]
-    InvalidParam {
-        name: &'static str,
-        value: String,
-        constraint: &'static str,
-    },
+    InvalidParam { name: &'static str, value: String, constraint: &'static str },
     /// Class weights must give one weight per class.
     #[error("{got} class weights given for {expected} classes")]
     ClassWeightsLength { expected: usize, got: usize },
@@ -24,11 +20,7 @@ pub enum BoostError {
     TargetsMismatch { records: usize, targets: usize },
     /// A target is not a class index below the number of classes.
     #[error("block {row} has class {label}, but there are {n_classes} classes")]
-    LabelOutOfRange {
-        row: usize,
-        label: usize,
-        n_classes: usize,
-    },
+    LabelOutOfRange { row: usize, label: usize, n_classes: usize },
     /// Nothing to learn from.
     #[error("the training set has no blocks")]
     EmptyTrainingSet,

@@ -17,27 +17,16 @@ const NO_EDGE: f64 = 1e-12;
 
 impl AdaBoostMhValidParams {
     /// Trains on `records` (one row per block) with class indices `targets`.
-    pub fn train(
-        &self,
-        records: &FeatureMatrix,
-        targets: &[usize],
-    ) -> Result<AdaBoostMh, BoostError> {
+    pub fn train(&self, records: &FeatureMatrix, targets: &[usize]) -> Result<AdaBoostMh, BoostError> {
         self.train_weighted(records, targets, None)
     }
 
     /// Like [`train`](Self::train), with one non-negative weight per block multiplying its
     /// initial distribution (linfa dataset weights arrive here).
-    pub fn train_weighted(
-        &self,
-        records: &FeatureMatrix,
-        targets: &[usize],
-        sample_weights: Option<&[f64]>,
-    ) -> Result<AdaBoostMh, BoostError> {
+    pub fn train_weighted(&self, records: &FeatureMatrix, targets: &[usize], sample_weights: Option<&[f64]>) -> Result<AdaBoostMh, BoostError> {
         let n_classes = self.resolve_classes(records, targets)?;
         let mut d = self.initial_distribution(targets, n_classes, sample_weights)?;
-        let epsilon = self
-            .smoothing()
-            .unwrap_or(1.0 / (records.n_rows() * n_classes) as f64);
+        let epsilon = self.smoothing().unwrap_or(1.0 / (records.n_rows() * n_classes) as f64);
         let index = TrainIndex::new(records, self.max_bins());
         let mut stumps = Vec::new();
         let mut round_z = Vec::new();
@@ -78,16 +67,9 @@ impl AdaBoostMhValidParams {
         })
     }
 
-    fn resolve_classes(
-        &self,
-        records: &FeatureMatrix,
-        targets: &[usize],
-    ) -> Result<usize, BoostError> {
+    fn resolve_classes(&self, records: &FeatureMatrix, targets: &[usize]) -> Result<usize, BoostError> {
         if records.n_rows() != targets.len() {
-            return Err(BoostError::TargetsMismatch {
-                records: records.n_rows(),
-                targets: targets.len(),
-            });
+            return Err(BoostError::TargetsMismatch { records: records.n_rows(), targets: targets.len() });
         }
         if targets.is_empty() {
             return Err(BoostError::EmptyTrainingSet);
@@ -98,40 +80,24 @@ impl AdaBoostMhValidParams {
             return Err(BoostError::TooFewClasses { n_classes });
         }
         if let Some((row, &label)) = targets.iter().enumerate().find(|(_, &y)| y >= n_classes) {
-            return Err(BoostError::LabelOutOfRange {
-                row,
-                label,
-                n_classes,
-            });
+            return Err(BoostError::LabelOutOfRange { row, label, n_classes });
         }
         if let Some(w) = self.class_weights().filter(|w| w.len() != n_classes) {
-            return Err(BoostError::ClassWeightsLength {
-                expected: n_classes,
-                got: w.len(),
-            });
+            return Err(BoostError::ClassWeightsLength { expected: n_classes, got: w.len() });
         }
         Ok(n_classes)
     }
 
     /// D₁(i,l) ∝ sample_weight(i) · class_weight(yᵢ), uniform 1/(m·k) by default
     /// (S&S 1999, AdaBoost.MH: "initialize D₁(i,l) = 1/(mk)").
-    fn initial_distribution(
-        &self,
-        targets: &[usize],
-        k: usize,
-        sample_weights: Option<&[f64]>,
-    ) -> Result<Distribution, BoostError> {
+    fn initial_distribution(&self, targets: &[usize], k: usize, sample_weights: Option<&[f64]>) -> Result<Distribution, BoostError> {
         let m = targets.len();
         if let Some(w) = sample_weights {
             if w.len() != m {
-                return Err(BoostError::SampleWeights {
-                    reason: format!("{} weights for {m} blocks", w.len()),
-                });
+                return Err(BoostError::SampleWeights { reason: format!("{} weights for {m} blocks", w.len()) });
             }
             if let Some(x) = w.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
-                return Err(BoostError::SampleWeights {
-                    reason: format!("weight {x} is not finite and ≥ 0"),
-                });
+                return Err(BoostError::SampleWeights { reason: format!("weight {x} is not finite and ≥ 0") });
             }
         }
         let block_weight = |i: usize| {
@@ -141,9 +107,7 @@ impl AdaBoostMhValidParams {
         };
         let total: f64 = (0..m).map(|i| block_weight(i) * k as f64).sum();
         if !(total.is_finite() && total > 0.0) {
-            return Err(BoostError::SampleWeights {
-                reason: "weights sum to zero or overflow".into(),
-            });
+            return Err(BoostError::SampleWeights { reason: "weights sum to zero or overflow".into() });
         }
         let weights: Vec<f64> = (0..m).map(|i| block_weight(i) / total).collect();
         Ok(Distribution::new(targets, k, &weights))
@@ -152,22 +116,8 @@ impl AdaBoostMhValidParams {
 
 /// Step 2: the chosen partition's confidences c_jl = ½·ln((W₊ʲˡ + ε)/(W₋ʲˡ + ε)) (S&S 1999,
 /// section 4.1, with the smoothing of section 4.2). A branch with no training weight predicts 0.
-fn build_stump(
-    index: &TrainIndex,
-    d: &Distribution,
-    best: &Candidate,
-    branches: &[Branch],
-    epsilon: f64,
-) -> Stump {
+fn build_stump(index: &TrainIndex, d: &Distribution, best: &Candidate, branches: &[Branch], epsilon: f64) -> Stump {
     let weights = d.branch_weights(branches);
-    let outputs = weights.map(|(pos, neg)| {
-        pos.iter()
-            .zip(&neg)
-            .map(|(&p, &n)| 0.5 * ((p + epsilon) / (n + epsilon)).ln())
-            .collect()
-    });
-    Stump {
-        test: index.test(best),
-        outputs,
-    }
+    let outputs = weights.map(|(pos, neg)| pos.iter().zip(&neg).map(|(&p, &n)| 0.5 * ((p + epsilon) / (n + epsilon)).ln()).collect());
+    Stump { test: index.test(best), outputs }
 }

@@ -13,8 +13,7 @@ pub(super) fn padded(k: usize) -> usize {
 
 /// Tests set this to run the portable kernels on an AVX2 machine.
 #[cfg(test)]
-pub(crate) static FORCE_PORTABLE: std::sync::atomic::AtomicBool =
-    std::sync::atomic::AtomicBool::new(false);
+pub(crate) static FORCE_PORTABLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Whether the running CPU has AVX2, so the search kernel can use 4-lane vectors.
 pub(super) fn has_avx2() -> bool {
@@ -48,10 +47,7 @@ pub(super) fn add_assign(acc: &mut [f64], x: &[f64]) {
 #[inline(always)]
 pub(super) fn split_z(pos: &[f64], neg: &[f64], tot_pos: &[f64], tot_neg: &[f64]) -> f64 {
     let mut acc = [0.0; LANES];
-    let chunks = pos
-        .chunks_exact(LANES)
-        .zip(neg.chunks_exact(LANES))
-        .zip(tot_pos.chunks_exact(LANES).zip(tot_neg.chunks_exact(LANES)));
+    let chunks = pos.chunks_exact(LANES).zip(neg.chunks_exact(LANES)).zip(tot_pos.chunks_exact(LANES).zip(tot_neg.chunks_exact(LANES)));
     for ((p, n), (tp, tn)) in chunks {
         for j in 0..LANES {
             let inside = (p[j] * n[j]).sqrt();
@@ -82,10 +78,7 @@ pub(super) fn part_z(pos: &[f64], neg: &[f64]) -> f64 {
 #[inline(always)]
 pub(super) fn split_z_screen(pos: &[f64], neg: &[f64], tot_pos: &[f64], tot_neg: &[f64]) -> f32 {
     let mut acc = [0.0f32; LANES];
-    let chunks = pos
-        .chunks_exact(LANES)
-        .zip(neg.chunks_exact(LANES))
-        .zip(tot_pos.chunks_exact(LANES).zip(tot_neg.chunks_exact(LANES)));
+    let chunks = pos.chunks_exact(LANES).zip(neg.chunks_exact(LANES)).zip(tot_pos.chunks_exact(LANES).zip(tot_neg.chunks_exact(LANES)));
     for ((p, n), (tp, tn)) in chunks {
         for j in 0..LANES {
             let inside = (p[j] * n[j]) as f32;
@@ -99,12 +92,7 @@ pub(super) fn split_z_screen(pos: &[f64], neg: &[f64], tot_pos: &[f64], tot_neg:
 /// Screened Σ_l sqrt(W₊ˡ·W₋ˡ) + sqrt((T₊ˡ−W₊ˡ)·(T₋ˡ−W₋ˡ)) for C·LANES classes held in
 /// registers: products in f64, rounded to f32, square roots 8 lanes at a time.
 #[inline(always)]
-pub(super) fn screen_cut<const C: usize>(
-    pos: &[f64],
-    neg: &[[f64; LANES]; C],
-    tot_pos: &[f64],
-    tot_neg: &[[f64; LANES]; C],
-) -> f32 {
+pub(super) fn screen_cut<const C: usize>(pos: &[f64], neg: &[[f64; LANES]; C], tot_pos: &[f64], tot_neg: &[[f64; LANES]; C]) -> f32 {
     const MAX: usize = 2 * 8 * LANES;
     let n = C * LANES;
     let mut prod = [0.0f32; MAX];

@@ -8,13 +8,9 @@ use linfa::dataset::{AsSingleTargets, DatasetBase};
 use linfa::traits::{Fit, Predict, PredictInplace};
 use ndarray::{Array1, ArrayBase, Data, Ix2};
 
-fn targets_and_weights<R: linfa::dataset::Records, T: AsSingleTargets<Elem = usize>>(
-    dataset: &DatasetBase<R, T>,
-) -> (Vec<usize>, Option<Vec<f64>>) {
+fn targets_and_weights<R: linfa::dataset::Records, T: AsSingleTargets<Elem = usize>>(dataset: &DatasetBase<R, T>) -> (Vec<usize>, Option<Vec<f64>>) {
     let targets = dataset.as_single_targets().to_vec();
-    let weights = dataset
-        .weights()
-        .map(|w| w.iter().map(|&x| f64::from(x)).collect());
+    let weights = dataset.weights().map(|w| w.iter().map(|&x| f64::from(x)).collect());
     (targets, weights)
 }
 
@@ -94,13 +90,7 @@ mod tests {
         let pred: Array1<usize> = model.predict(&x);
         assert_eq!(pred, y);
         let bad = AdaBoostMh::params().n_rounds(0).fit(&data);
-        assert!(matches!(
-            bad,
-            Err(BoostError::InvalidParam {
-                name: "n_rounds",
-                ..
-            })
-        ));
+        assert!(matches!(bad, Err(BoostError::InvalidParam { name: "n_rounds", .. })));
 
         let fm = FeatureMatrix::from_dense(x);
         let data = DatasetBase::new(fm, y.clone());

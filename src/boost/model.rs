@@ -123,12 +123,7 @@ impl AdaBoostMh {
 
     /// Most likely class of each block.
     pub fn predict_classes(&self, x: &FeatureMatrix) -> Result<Array1<usize>, BoostError> {
-        Ok(self
-            .decision_function(x)?
-            .rows()
-            .into_iter()
-            .map(argmax)
-            .collect())
+        Ok(self.decision_function(x)?.rows().into_iter().map(argmax).collect())
     }
 
     /// Per block, calibrated class probabilities (rows sum to 1); see the module docs.
@@ -137,48 +132,23 @@ impl AdaBoostMh {
     }
 
     /// Classes, confidences and scores in one pass.
-    pub fn predict_with_confidence(
-        &self,
-        x: &FeatureMatrix,
-    ) -> Result<BoostPredictions, BoostError> {
+    pub fn predict_with_confidence(&self, x: &FeatureMatrix) -> Result<BoostPredictions, BoostError> {
         let scores = self.decision_function(x)?;
         let classes: Array1<usize> = scores.rows().into_iter().map(argmax).collect();
-        let confidences = scores
-            .rows()
-            .into_iter()
-            .zip(&classes)
-            .map(|(row, &c)| probabilities(row)[c])
-            .collect();
-        Ok(BoostPredictions {
-            classes,
-            confidences,
-            scores,
-        })
+        let confidences = scores.rows().into_iter().zip(&classes).map(|(row, &c)| probabilities(row)[c]).collect();
+        Ok(BoostPredictions { classes, confidences, scores })
     }
 
     /// Scores after each round: item t is the decision function of the first t+1 stumps
     /// (scikit-learn's `staged_decision_function`).
-    pub fn staged_decision_function<'a>(
-        &'a self,
-        x: &'a FeatureMatrix,
-    ) -> Result<StagedScores<'a>, BoostError> {
+    pub fn staged_decision_function<'a>(&'a self, x: &'a FeatureMatrix) -> Result<StagedScores<'a>, BoostError> {
         self.check_schema(x)?;
-        Ok(StagedScores {
-            model: self,
-            x,
-            next: 0,
-            scores: Array2::zeros((x.n_rows(), self.n_classes)),
-        })
+        Ok(StagedScores { model: self, x, next: 0, scores: Array2::zeros((x.n_rows(), self.n_classes)) })
     }
 
     /// Predicted classes after each round.
-    pub fn staged_predict<'a>(
-        &'a self,
-        x: &'a FeatureMatrix,
-    ) -> Result<impl Iterator<Item = Array1<usize>> + 'a, BoostError> {
-        Ok(self
-            .staged_decision_function(x)?
-            .map(|s| s.rows().into_iter().map(argmax).collect()))
+    pub fn staged_predict<'a>(&'a self, x: &'a FeatureMatrix) -> Result<impl Iterator<Item = Array1<usize>> + 'a, BoostError> {
+        Ok(self.staged_decision_function(x)?.map(|s| s.rows().into_iter().map(argmax).collect()))
     }
 
     /// Saves as JSON (floats are written and read back exactly).
@@ -190,10 +160,7 @@ impl AdaBoostMh {
     pub fn from_json(json: &str) -> Result<Self, BoostError> {
         let model: Self = serde_json::from_str(json)?;
         if model.format_version != FORMAT_VERSION {
-            return Err(BoostError::FormatVersion {
-                found: model.format_version,
-                expected: FORMAT_VERSION,
-            });
+            return Err(BoostError::FormatVersion { found: model.format_version, expected: FORMAT_VERSION });
         }
         Ok(model)
     }
@@ -270,8 +237,5 @@ pub fn to_probabilities(mut scores: Array2<f64>) -> Array2<f64> {
 /// Confidence of a block's predicted class: its calibrated probability, in [1/k, 1].
 pub fn confidence(scores: ArrayView1<f64>) -> f64 {
     // 0 for an empty row (no class at all).
-    probabilities(scores)
-        .get(argmax(scores))
-        .copied()
-        .unwrap_or(0.0)
+    probabilities(scores).get(argmax(scores)).copied().unwrap_or(0.0)
 }

@@ -48,21 +48,13 @@ impl AdaBoostMhValidParams {
     /// A copy with a different round count (used by cross-validation and callers that pick
     /// the round count after validation).
     pub fn with_n_rounds(&self, n_rounds: usize) -> Result<Self, BoostError> {
-        AdaBoostMhParams(Self {
-            n_rounds,
-            ..self.clone()
-        })
-        .check()
+        AdaBoostMhParams(Self { n_rounds, ..self.clone() }).check()
     }
 
     /// A copy with a fixed number of classes (cross-validation fixes it from all the data so
     /// that every fold's model scores every class).
     pub(crate) fn with_n_classes(&self, n_classes: usize) -> Result<Self, BoostError> {
-        AdaBoostMhParams(Self {
-            n_classes: Some(n_classes),
-            ..self.clone()
-        })
-        .check()
+        AdaBoostMhParams(Self { n_classes: Some(n_classes), ..self.clone() }).check()
     }
 }
 
@@ -81,13 +73,7 @@ impl AdaBoostMhParams {
     /// Defaults: 100 rounds, classes inferred, ε = 1/(n·k), at most 255 thresholds per numeric
     /// feature, no class weights.
     pub fn new() -> Self {
-        Self(AdaBoostMhValidParams {
-            n_rounds: 100,
-            n_classes: None,
-            smoothing: None,
-            max_bins: Some(DEFAULT_MAX_BINS),
-            class_weights: None,
-        })
+        Self(AdaBoostMhValidParams { n_rounds: 100, n_classes: None, smoothing: None, max_bins: Some(DEFAULT_MAX_BINS), class_weights: None })
     }
 
     /// Number of boosting rounds, each adding one stump (≥ 1). Training may stop earlier; the
@@ -131,11 +117,7 @@ impl AdaBoostMhParams {
 }
 
 fn invalid(name: &'static str, value: String, constraint: &'static str) -> BoostError {
-    BoostError::InvalidParam {
-        name,
-        value,
-        constraint,
-    }
+    BoostError::InvalidParam { name, value, constraint }
 }
 
 impl ParamGuard for AdaBoostMhParams {
@@ -151,28 +133,17 @@ impl ParamGuard for AdaBoostMhParams {
             return Err(invalid("n_classes", k.to_string(), "must be at least 2"));
         }
         if let Some(e) = p.smoothing.filter(|e| !(e.is_finite() && *e > 0.0)) {
-            return Err(invalid(
-                "smoothing",
-                e.to_string(),
-                "must be finite and > 0",
-            ));
+            return Err(invalid("smoothing", e.to_string(), "must be finite and > 0"));
         }
         if let Some(b) = p.max_bins.filter(|&b| b < 2) {
             return Err(invalid("max_bins", b.to_string(), "must be at least 2"));
         }
         if let Some(w) = &p.class_weights {
             if w.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
-                return Err(invalid(
-                    "class_weights",
-                    format!("{w:?}"),
-                    "every weight must be finite and > 0",
-                ));
+                return Err(invalid("class_weights", format!("{w:?}"), "every weight must be finite and > 0"));
             }
             if let Some(k) = p.n_classes.filter(|&k| k != w.len()) {
-                return Err(BoostError::ClassWeightsLength {
-                    expected: k,
-                    got: w.len(),
-                });
+                return Err(BoostError::ClassWeightsLength { expected: k, got: w.len() });
             }
         }
         Ok(p)
@@ -199,21 +170,10 @@ mod tests {
             AdaBoostMhParams::new().class_weights(Some(vec![1.0, -1.0])),
         ];
         for p in bad {
-            assert!(
-                matches!(p.clone().check(), Err(BoostError::InvalidParam { .. })),
-                "{p:?} should be rejected"
-            );
+            assert!(matches!(p.clone().check(), Err(BoostError::InvalidParam { .. })), "{p:?} should be rejected");
         }
-        let mismatch = AdaBoostMhParams::new()
-            .n_classes(Some(3))
-            .class_weights(Some(vec![1.0, 2.0]));
-        assert!(matches!(
-            mismatch.check(),
-            Err(BoostError::ClassWeightsLength {
-                expected: 3,
-                got: 2
-            })
-        ));
+        let mismatch = AdaBoostMhParams::new().n_classes(Some(3)).class_weights(Some(vec![1.0, 2.0]));
+        assert!(matches!(mismatch.check(), Err(BoostError::ClassWeightsLength { expected: 3, got: 2 })));
         let ok = AdaBoostMhParams::new().n_rounds(7).check().expect("valid");
         assert_eq!(ok.n_rounds(), 7);
         assert_eq!(ok.max_bins(), Some(DEFAULT_MAX_BINS));

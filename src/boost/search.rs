@@ -51,19 +51,8 @@ pub(crate) struct Candidate {
 impl TrainIndex {
     /// Sorts every numeric column once (into bins) and lists every token column's blocks.
     pub fn new(x: &FeatureMatrix, max_bins: Option<usize>) -> Self {
-        let numeric = x
-            .numeric()
-            .columns()
-            .into_iter()
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|col| NumericColumn::new(col, max_bins))
-            .collect();
-        Self {
-            numeric,
-            tokens: x.tokens().column_rows(),
-            n_rows: x.n_rows(),
-        }
+        let numeric = x.numeric().columns().into_iter().collect::<Vec<_>>().into_par_iter().map(|col| NumericColumn::new(col, max_bins)).collect();
+        Self { numeric, tokens: x.tokens().column_rows(), n_rows: x.n_rows() }
     }
 
     fn n_features(&self) -> usize {
@@ -81,20 +70,10 @@ impl TrainIndex {
         let (tot_pos, tot_neg) = d.totals(false);
         let (tot_pos32, tot_neg32) = d.totals(true);
         let avx2 = has_avx2();
-        let search = FeatureSearch {
-            index: self,
-            d,
-            tot_pos: &tot_pos,
-            tot_neg: &tot_neg,
-            tot_pos32: &tot_pos32,
-            tot_neg32: &tot_neg32,
-            avx2,
-        };
+        let search = FeatureSearch { index: self, d, tot_pos: &tot_pos, tot_neg: &tot_neg, tot_pos32: &tot_pos32, tot_neg32: &tot_neg32, avx2 };
         let mut screened: Vec<Screened> = (0..self.n_features())
             .into_par_iter()
-            .map_init(Scratch::default, |scratch, f| {
-                search.dispatch(Stage::Screen, f, scratch)
-            })
+            .map_init(Scratch::default, |scratch, f| search.dispatch(Stage::Screen, f, scratch))
             .flat_map_iter(|found| found.screened)
             .collect();
         let lowest = screened.iter().map(|c| c.s).fold(f64::INFINITY, f64::min);
@@ -111,9 +90,7 @@ impl TrainIndex {
         }
         groups
             .into_par_iter()
-            .map_init(Scratch::default, |scratch, (f, bins)| {
-                search.dispatch(Stage::Exact(&bins), f, scratch).exact
-            })
+            .map_init(Scratch::default, |scratch, (f, bins)| search.dispatch(Stage::Exact(&bins), f, scratch).exact)
             .flatten()
             .min_by(candidate_order)
     }
@@ -141,22 +118,15 @@ impl TrainIndex {
     /// The test of the stump built from `c`, in the matrix's column numbering.
     pub fn test(&self, c: &Candidate) -> StumpTest {
         match self.numeric.get(c.feature) {
-            Some(col) => StumpTest::AtMost {
-                column: c.feature,
-                threshold: col.thresholds[c.bin],
-            },
-            None => StumpTest::Present {
-                column: c.feature - self.numeric.len(),
-            },
+            Some(col) => StumpTest::AtMost { column: c.feature, threshold: col.thresholds[c.bin] },
+            None => StumpTest::Present { column: c.feature - self.numeric.len() },
         }
     }
 }
 
 /// Total order used to pick the round's stump: smallest Z, then lowest feature, then lowest bin.
 pub(crate) fn candidate_order(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
-    a.z.total_cmp(&b.z)
-        .then(a.feature.cmp(&b.feature))
-        .then(a.bin.cmp(&b.bin))
+    a.z.total_cmp(&b.z).then(a.feature.cmp(&b.feature)).then(a.bin.cmp(&b.bin))
 }
 
 /// A cut that survived a feature's screening, with its screened value S.
@@ -268,22 +238,12 @@ impl FeatureSearch<'_> {
     /// order are unchanged (no FMA), so results are bit-identical.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn stage_avx2<const C: usize>(
-        &self,
-        stage: Stage,
-        f: usize,
-        scratch: &mut Scratch,
-    ) -> Found {
+    unsafe fn stage_avx2<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
         self.stage::<C>(stage, f, scratch)
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    unsafe fn stage_avx2<const C: usize>(
-        &self,
-        stage: Stage,
-        f: usize,
-        scratch: &mut Scratch,
-    ) -> Found {
+    unsafe fn stage_avx2<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
         self.stage::<C>(stage, f, scratch)
     }
 
@@ -292,37 +252,17 @@ impl FeatureSearch<'_> {
         let numeric = self.index.numeric.get(f);
         let tokens = || &self.index.tokens[f - self.index.numeric.len()];
         match (stage, numeric) {
-            (Stage::Screen, Some(col)) => Found {
-                screened: self.numeric_screen::<C>(col, f, scratch),
-                exact: None,
-            },
+            (Stage::Screen, Some(col)) => Found { screened: self.numeric_screen::<C>(col, f, scratch), exact: None },
             (Stage::Screen, None) => {
                 let (pos, neg) = self.token_sums::<C, f32>(tokens(), &self.d.neg32, scratch);
                 let s = 2.0 * f64::from(split_z_screen(pos, neg, self.tot_pos32, self.tot_neg32));
-                Found {
-                    screened: vec![Screened {
-                        feature: f,
-                        bin: 0,
-                        s,
-                    }],
-                    exact: None,
-                }
+                Found { screened: vec![Screened { feature: f, bin: 0, s }], exact: None }
             }
-            (Stage::Exact(bins), Some(col)) => Found {
-                screened: Vec::new(),
-                exact: self.numeric_exact::<C>(col, f, bins, scratch),
-            },
+            (Stage::Exact(bins), Some(col)) => Found { screened: Vec::new(), exact: self.numeric_exact::<C>(col, f, bins, scratch) },
             (Stage::Exact(_), None) => {
                 let (pos, neg) = self.token_sums::<C, f64>(tokens(), &self.d.neg, scratch);
                 let z = 2.0 * split_z(pos, neg, self.tot_pos, self.tot_neg);
-                Found {
-                    screened: Vec::new(),
-                    exact: Some(Candidate {
-                        z,
-                        feature: f,
-                        bin: 0,
-                    }),
-                }
+                Found { screened: Vec::new(), exact: Some(Candidate { z, feature: f, bin: 0 }) }
             }
         }
     }
@@ -331,13 +271,7 @@ impl FeatureSearch<'_> {
     /// `weights` (f64 or its f32 copy) and summing in f64. With C > 0 the C·LANES class sums
     /// stay in registers across blocks; C = 0 is the general fallback.
     #[inline(always)]
-    fn accumulate<const C: usize, W: Weight>(
-        &self,
-        rows: &[u32],
-        weights: &[W],
-        pos: &mut [f64],
-        neg: &mut [f64],
-    ) {
+    fn accumulate<const C: usize, W: Weight>(&self, rows: &[u32], weights: &[W], pos: &mut [f64], neg: &mut [f64]) {
         let d = self.d;
         let s = d.stride;
         pos.fill(0.0);
@@ -372,12 +306,7 @@ impl FeatureSearch<'_> {
 
     /// W₊/W₋ of the blocks holding a token.
     #[inline(always)]
-    fn token_sums<'s, const C: usize, W: Weight>(
-        &self,
-        rows: &[u32],
-        weights: &[W],
-        scratch: &'s mut Scratch,
-    ) -> (&'s [f64], &'s [f64]) {
+    fn token_sums<'s, const C: usize, W: Weight>(&self, rows: &[u32], weights: &[W], scratch: &'s mut Scratch) -> (&'s [f64], &'s [f64]) {
         let s = self.d.stride;
         let buf = &mut scratch.wide;
         buf.resize(2 * s, 0.0);
@@ -391,12 +320,7 @@ impl FeatureSearch<'_> {
     /// `(prefix rows, missing row)` of width 2·stride. The last prefix row is the non-missing
     /// total.
     #[inline(always)]
-    fn numeric_prefix<'s, const C: usize, W: Weight>(
-        &self,
-        col: &NumericColumn,
-        weights: &[W],
-        scratch: &'s mut Scratch,
-    ) -> (&'s [f64], &'s [f64]) {
+    fn numeric_prefix<'s, const C: usize, W: Weight>(&self, col: &NumericColumn, weights: &[W], scratch: &'s mut Scratch) -> (&'s [f64], &'s [f64]) {
         let s = self.d.stride;
         let n_bins = col.n_bins();
         let width = 2 * s;
@@ -421,12 +345,7 @@ impl FeatureSearch<'_> {
 
     /// Screening of every cut of a numeric column; keeps the cuts that may be its minimum.
     #[inline(always)]
-    fn numeric_screen<const C: usize>(
-        &self,
-        col: &NumericColumn,
-        feature: usize,
-        scratch: &mut Scratch,
-    ) -> Vec<Screened> {
+    fn numeric_screen<const C: usize>(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
         if C == 0 {
             return self.numeric_screen_general(col, feature, scratch);
         }
@@ -481,25 +400,11 @@ impl FeatureSearch<'_> {
             narrow.push(z);
         }
         let bound = screen_bound(2.0 * f64::from(lowest));
-        narrow
-            .iter()
-            .enumerate()
-            .map(|(bin, &z)| Screened {
-                feature,
-                bin,
-                s: 2.0 * f64::from(z),
-            })
-            .filter(|c| survives(c.s, bound))
-            .collect()
+        narrow.iter().enumerate().map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) }).filter(|c| survives(c.s, bound)).collect()
     }
 
     /// [`numeric_screen`](Self::numeric_screen) for any number of classes, through prefix rows.
-    fn numeric_screen_general(
-        &self,
-        col: &NumericColumn,
-        feature: usize,
-        scratch: &mut Scratch,
-    ) -> Vec<Screened> {
+    fn numeric_screen_general(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
         let (s, width) = (self.d.stride, 2 * self.d.stride);
         let n_bins = col.n_bins();
         if n_bins == 0 {
@@ -518,29 +423,14 @@ impl FeatureSearch<'_> {
             narrow.push(z);
         }
         let bound = screen_bound(2.0 * f64::from(lowest));
-        let kept = narrow
-            .iter()
-            .enumerate()
-            .map(|(bin, &z)| Screened {
-                feature,
-                bin,
-                s: 2.0 * f64::from(z),
-            })
-            .filter(|c| survives(c.s, bound))
-            .collect();
+        let kept = narrow.iter().enumerate().map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) }).filter(|c| survives(c.s, bound)).collect();
         scratch.narrow = narrow;
         kept
     }
 
     /// f64 Z of the listed cuts of a numeric column; the lowest (lowest bin on ties).
     #[inline(always)]
-    fn numeric_exact<const C: usize>(
-        &self,
-        col: &NumericColumn,
-        feature: usize,
-        bins: &[usize],
-        scratch: &mut Scratch,
-    ) -> Option<Candidate> {
+    fn numeric_exact<const C: usize>(&self, col: &NumericColumn, feature: usize, bins: &[usize], scratch: &mut Scratch) -> Option<Candidate> {
         let (s, width) = (self.d.stride, 2 * self.d.stride);
         let n_bins = col.n_bins();
         if n_bins == 0 {

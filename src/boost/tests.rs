@@ -12,20 +12,14 @@ fn names(prefix: &str, n: usize) -> Vec<String> {
 }
 
 fn matrix(numeric: Array2<f64>, token_rows: Vec<Vec<usize>>, n_tokens: usize) -> FeatureMatrix {
-    let rows = token_rows
-        .into_iter()
-        .map(|r| r.into_iter().map(|c| (c, 1.0)).collect());
+    let rows = token_rows.into_iter().map(|r| r.into_iter().map(|c| (c, 1.0)).collect());
     let tokens = SparseRows::from_rows(n_tokens, rows).expect("valid token rows");
     let p = numeric.ncols();
     FeatureMatrix::new(numeric, names("n", p), tokens, names("t", n_tokens)).expect("valid")
 }
 
 fn exact(n_rounds: usize) -> AdaBoostMhValidParams {
-    AdaBoostMhParams::new()
-        .n_rounds(n_rounds)
-        .max_bins(None)
-        .check()
-        .expect("valid params")
+    AdaBoostMhParams::new().n_rounds(n_rounds).max_bins(None).check().expect("valid params")
 }
 
 /// Random blocks: numeric columns drawn from a few levels (ties) or continuous, ~10% missing,
@@ -44,9 +38,7 @@ fn random_data(seed: u64, m: usize, k: usize) -> (FeatureMatrix, Vec<usize>) {
             rng.gen_range(-1.0..1.0)
         };
     }
-    let tokens: Vec<Vec<usize>> = (0..m)
-        .map(|_| (0..q).filter(|_| rng.gen_bool(0.25)).collect())
-        .collect();
+    let tokens: Vec<Vec<usize>> = (0..m).map(|_| (0..q).filter(|_| rng.gen_bool(0.25)).collect()).collect();
     let labels = (0..m)
         .map(|i| {
             let a = numeric[(i, 1)];
@@ -64,33 +56,19 @@ fn random_data(seed: u64, m: usize, k: usize) -> (FeatureMatrix, Vec<usize>) {
 #[test]
 fn first_stump_on_separable_toy_set_has_hand_worked_values() {
     // Column 0 separates {0,1} | {2,3} at 2.5; column 1 splits every class in half (Z = 1).
-    let x = matrix(
-        array![[1., 1.], [2., 2.], [3., 1.], [4., 2.]],
-        vec![vec![]; 4],
-        0,
-    );
+    let x = matrix(array![[1., 1.], [2., 2.], [3., 1.], [4., 2.]], vec![vec![]; 4], 0);
     let model = exact(5).train(&x, &[0, 0, 1, 1]).expect("trains");
     // Z = 0: both parts are class-pure, so training stops after this stump.
     assert_eq!(model.stop_reason(), StopReason::PerfectFit);
     assert_eq!(model.stumps().len(), 1);
     let s = &model.stumps()[0];
-    assert_eq!(
-        s.test,
-        StumpTest::AtMost {
-            column: 0,
-            threshold: 2.5
-        }
-    );
+    assert_eq!(s.test, StumpTest::AtMost { column: 0, threshold: 2.5 });
     // D₁ = 1/8 per pair, ε = 1/(4·2) = 1/8. Left part: W₊⁰ = 2/8, W₋⁰ = 0, so
     // c = ½·ln((2/8 + 1/8)/(0 + 1/8)) = ½·ln 3 ≈ 0.5493 for class 0 and −½·ln 3 for class 1.
     let c = 0.5 * 3f64.ln();
     assert!((s.outputs[0][0] - c).abs() < 1e-12 && (s.outputs[0][1] + c).abs() < 1e-12);
     assert!((s.outputs[1][0] + c).abs() < 1e-12 && (s.outputs[1][1] - c).abs() < 1e-12);
-    assert_eq!(
-        s.outputs[2],
-        vec![0.0, 0.0],
-        "no missing values: the stump abstains"
-    );
+    assert_eq!(s.outputs[2], vec![0.0, 0.0], "no missing values: the stump abstains");
     // Every pair is multiplied by e^(−½ ln 3) = 1/√3, so Z₁ = 1/√3.
     assert!((model.round_normalizers()[0] - 1.0 / 3f64.sqrt()).abs() < 1e-12);
 }
@@ -109,33 +87,13 @@ fn normalisers_multiply_to_the_exponential_loss_and_bound_training_error() {
     }
     let f = model.decision_function(&x).expect("same schema");
     // Σ_{i,l} D₁(i,l)·exp(−Y_il f_l(xᵢ)) with D₁ = 1/(m·k).
-    let loss: f64 = f
-        .rows()
-        .into_iter()
-        .zip(&y)
-        .map(|(row, &yi)| {
-            row.iter()
-                .enumerate()
-                .map(|(l, &fl)| (if l == yi { -fl } else { fl }).exp())
-                .sum::<f64>()
-        })
-        .sum::<f64>()
-        / (80.0 * k);
-    assert!(
-        (loss - product).abs() < 1e-9 * product,
-        "{loss} vs {product}"
-    );
-    let errors = f
-        .rows()
-        .into_iter()
-        .zip(&y)
-        .filter(|(r, &yi)| argmax(r.view()) != yi)
-        .count();
+    let loss: f64 =
+        f.rows().into_iter().zip(&y).map(|(row, &yi)| row.iter().enumerate().map(|(l, &fl)| (if l == yi { -fl } else { fl }).exp()).sum::<f64>()).sum::<f64>()
+            / (80.0 * k);
+    assert!((loss - product).abs() < 1e-9 * product, "{loss} vs {product}");
+    let errors = f.rows().into_iter().zip(&y).filter(|(r, &yi)| argmax(r.view()) != yi).count();
     assert!((errors as f64 / 80.0) <= k * product);
-    assert!(
-        errors < 40,
-        "a planted signal should be learnt, {errors} errors of 80"
-    );
+    assert!(errors < 40, "a planted signal should be learnt, {errors} errors of 80");
 }
 
 #[test]
@@ -149,13 +107,7 @@ fn token_and_numeric_features_compete() {
     assert!(by_token.stumps()[0].outputs[0][1] > 0.0);
     // Labels following the numeric order: a threshold at 3.5 is pure, the token is not.
     let by_value = exact(1).train(&x, &[1, 1, 1, 0, 0, 0]).expect("trains");
-    assert_eq!(
-        by_value.stumps()[0].test,
-        StumpTest::AtMost {
-            column: 0,
-            threshold: 3.5
-        }
-    );
+    assert_eq!(by_value.stumps()[0].test, StumpTest::AtMost { column: 0, threshold: 3.5 });
 }
 
 #[test]
@@ -177,21 +129,9 @@ fn class_weights_change_the_chosen_stump() {
     }
     let x = matrix(numeric, vec![vec![]; 14], 0);
     let plain = exact(1).train(&x, &y).expect("trains");
-    assert!(matches!(
-        plain.stumps()[0].test,
-        StumpTest::AtMost { column: 0, .. }
-    ));
-    let weighted = AdaBoostMhParams::new()
-        .n_rounds(1)
-        .class_weights(Some(vec![1.0, 1.0, 20.0]))
-        .check()
-        .expect("valid")
-        .train(&x, &y)
-        .expect("trains");
-    assert!(matches!(
-        weighted.stumps()[0].test,
-        StumpTest::AtMost { column: 1, .. }
-    ));
+    assert!(matches!(plain.stumps()[0].test, StumpTest::AtMost { column: 0, .. }));
+    let weighted = AdaBoostMhParams::new().n_rounds(1).class_weights(Some(vec![1.0, 1.0, 20.0])).check().expect("valid").train(&x, &y).expect("trains");
+    assert!(matches!(weighted.stumps()[0].test, StumpTest::AtMost { column: 1, .. }));
 }
 
 #[test]
@@ -218,11 +158,7 @@ fn multiclass_confidences_have_the_right_signs() {
 
 #[test]
 fn missing_values_take_the_missing_branch() {
-    let x = matrix(
-        array![[1.], [f64::NAN], [3.], [f64::NAN]],
-        vec![vec![]; 4],
-        0,
-    );
+    let x = matrix(array![[1.], [f64::NAN], [3.], [f64::NAN]], vec![vec![]; 4], 0);
     let model = exact(1).train(&x, &[0, 1, 0, 1]).expect("trains");
     let s = &model.stumps()[0];
     assert_eq!(s.branch(&x, 1), Branch::Missing);
@@ -258,41 +194,19 @@ fn reference_boost(x: &FeatureMatrix, y: &[usize], k: usize, rounds: usize) -> R
     let mut d = vec![vec![1.0 / (m * k) as f64; k]; m];
     let mut candidates: Vec<StumpTest> = Vec::new();
     for j in 0..x.n_numeric() {
-        let mut v: Vec<f64> = x
-            .numeric()
-            .column(j)
-            .iter()
-            .copied()
-            .filter(|v| !v.is_nan())
-            .collect();
+        let mut v: Vec<f64> = x.numeric().column(j).iter().copied().filter(|v| !v.is_nan()).collect();
         v.sort_by(f64::total_cmp);
         v.dedup();
         for b in 0..v.len() {
-            let threshold = if b + 1 < v.len() {
-                (v[b] + v[b + 1]) / 2.0
-            } else {
-                v[b]
-            };
-            candidates.push(StumpTest::AtMost {
-                column: j,
-                threshold,
-            });
+            let threshold = if b + 1 < v.len() { (v[b] + v[b + 1]) / 2.0 } else { v[b] };
+            candidates.push(StumpTest::AtMost { column: j, threshold });
         }
     }
     for t in 0..x.n_tokens() {
         candidates.push(StumpTest::Present { column: t });
     }
-    let part = |test: &StumpTest, i: usize| {
-        Stump {
-            test: test.clone(),
-            outputs: [vec![], vec![], vec![]],
-        }
-        .branch(x, i) as usize
-    };
-    let mut out = Reference {
-        tests: Vec::new(),
-        outputs: Vec::new(),
-    };
+    let part = |test: &StumpTest, i: usize| Stump { test: test.clone(), outputs: [vec![], vec![], vec![]] }.branch(x, i) as usize;
+    let mut out = Reference { tests: Vec::new(), outputs: Vec::new() };
     for _ in 0..rounds {
         let mut best: Option<(f64, &StumpTest, PartWeights)> = None;
         for c in &candidates {
@@ -303,20 +217,13 @@ fn reference_boost(x: &FeatureMatrix, y: &[usize], k: usize, rounds: usize) -> R
                     w[part(c, i)][side][l] += d[i][l];
                 }
             }
-            let z: f64 = 2.0
-                * w.iter()
-                    .map(|p| (0..k).map(|l| (p[0][l] * p[1][l]).sqrt()).sum::<f64>())
-                    .sum::<f64>();
+            let z: f64 = 2.0 * w.iter().map(|p| (0..k).map(|l| (p[0][l] * p[1][l]).sqrt()).sum::<f64>()).sum::<f64>();
             if best.as_ref().is_none_or(|b| z < b.0) {
                 best = Some((z, c, w));
             }
         }
         let Some((_, test, w)) = best else { break };
-        let outputs: [Vec<f64>; 3] = std::array::from_fn(|j| {
-            (0..k)
-                .map(|l| 0.5 * ((w[j][0][l] + eps) / (w[j][1][l] + eps)).ln())
-                .collect()
-        });
+        let outputs: [Vec<f64>; 3] = std::array::from_fn(|j| (0..k).map(|l| 0.5 * ((w[j][0][l] + eps) / (w[j][1][l] + eps)).ln()).collect());
         let mut z = 0.0;
         for (i, row) in d.iter_mut().enumerate() {
             for (l, dil) in row.iter_mut().enumerate() {
@@ -364,25 +271,15 @@ fn agrees_with_reference(k: usize) {
     let (mut x, mut y) = random_data(23, 150, k);
     // Make sure the largest class occurs, so both implementations see k classes.
     y[0] = k - 1;
-    x = x
-        .select_rows(&(0..150).collect::<Vec<_>>())
-        .expect("rows exist");
+    x = x.select_rows(&(0..150).collect::<Vec<_>>()).expect("rows exist");
     let reference = reference_boost(&x, &y, k, 6);
     let model = exact(6).train(&x, &y).expect("trains");
     assert_eq!(model.n_classes(), k);
     assert_eq!(model.stumps().len(), 6);
     for (t, s) in model.stumps().iter().enumerate() {
         assert_eq!(s.test, reference.tests[t], "round {t}");
-        for (mine, theirs) in s
-            .outputs
-            .iter()
-            .flatten()
-            .zip(reference.outputs[t].iter().flatten())
-        {
-            assert!(
-                (mine - theirs).abs() < 1e-9,
-                "round {t}: {mine} vs {theirs}"
-            );
+        for (mine, theirs) in s.outputs.iter().flatten().zip(reference.outputs[t].iter().flatten()) {
+            assert!((mine - theirs).abs() < 1e-9, "round {t}: {mine} vs {theirs}");
         }
     }
 }
@@ -404,38 +301,17 @@ fn binning_is_exact_when_values_fit_in_the_bins() {
     // Columns have ≤ 4 levels or 40 continuous values; 64 bins hold every distinct value.
     let (x, y) = random_data(5, 40, 3);
     let exact_model = exact(10).train(&x, &y).expect("trains");
-    let binned = AdaBoostMhParams::new()
-        .n_rounds(10)
-        .max_bins(Some(64))
-        .check()
-        .expect("valid")
-        .train(&x, &y)
-        .expect("trains");
+    let binned = AdaBoostMhParams::new().n_rounds(10).max_bins(Some(64)).check().expect("valid").train(&x, &y).expect("trains");
     assert_eq!(exact_model.stumps(), binned.stumps());
-    let coarse = AdaBoostMhParams::new()
-        .n_rounds(10)
-        .max_bins(Some(2))
-        .check()
-        .expect("valid")
-        .train(&x, &y)
-        .expect("trains");
-    assert_ne!(
-        exact_model.stumps(),
-        coarse.stumps(),
-        "2 bins must restrict thresholds"
-    );
+    let coarse = AdaBoostMhParams::new().n_rounds(10).max_bins(Some(2)).check().expect("valid").train(&x, &y).expect("trains");
+    assert_ne!(exact_model.stumps(), coarse.stumps(), "2 bins must restrict thresholds");
 }
 
 #[test]
 fn training_is_deterministic_across_runs_and_thread_counts() {
     let (x, y) = random_data(11, 120, 4);
     let params = AdaBoostMhParams::new().n_rounds(30).check().expect("valid");
-    let pool = |n| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .expect("thread pool")
-    };
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("thread pool");
     let one = pool(1).install(|| params.train(&x, &y)).expect("trains");
     let two = pool(2).install(|| params.train(&x, &y)).expect("trains");
     let again = params.train(&x, &y).expect("trains");
@@ -454,30 +330,18 @@ fn json_round_trip_predicts_bit_for_bit() {
     let b = loaded.decision_function(&x).expect("schema");
     assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
     let bumped = json.replace("\"format_version\":1", "\"format_version\":99");
-    assert!(matches!(
-        AdaBoostMh::from_json(&bumped),
-        Err(BoostError::FormatVersion { found: 99, .. })
-    ));
+    assert!(matches!(AdaBoostMh::from_json(&bumped), Err(BoostError::FormatVersion { found: 99, .. })));
 }
 
 #[test]
 fn last_staged_output_equals_the_decision_function() {
     let (x, y) = random_data(17, 60, 3);
     let model = exact(12).train(&x, &y).expect("trains");
-    let staged: Vec<Array2<f64>> = model
-        .staged_decision_function(&x)
-        .expect("schema")
-        .collect();
+    let staged: Vec<Array2<f64>> = model.staged_decision_function(&x).expect("schema").collect();
     assert_eq!(staged.len(), model.stumps().len());
-    assert_eq!(
-        staged.last(),
-        Some(&model.decision_function(&x).expect("schema"))
-    );
+    assert_eq!(staged.last(), Some(&model.decision_function(&x).expect("schema")));
     let labels: Vec<Array1<usize>> = model.staged_predict(&x).expect("schema").collect();
-    assert_eq!(
-        labels.last(),
-        Some(&model.predict_classes(&x).expect("schema"))
-    );
+    assert_eq!(labels.last(), Some(&model.predict_classes(&x).expect("schema")));
     // The first stage is the first stump alone.
     let mut first = Array2::zeros((60, 3));
     model.stumps()[0].add_to(&x, &mut first);
@@ -498,11 +362,7 @@ fn confidence_is_a_probability_monotone_in_the_margin() {
     assert!(up > c0 && rival < c0, "{up} > {c0} > {rival}");
     assert_eq!(confidence(array![0.0, 0.0].view()), 0.5);
     assert!(confidence(array![40.0, -40.0].view()) <= 1.0);
-    assert_eq!(
-        argmax(array![1.0, 3.0, 3.0].view()),
-        1,
-        "ties go to the lowest class"
-    );
+    assert_eq!(argmax(array![1.0, 3.0, 3.0].view()), 1, "ties go to the lowest class");
 }
 
 #[test]
@@ -523,49 +383,22 @@ fn cross_validation_picks_a_round_count_from_the_curve() {
     assert_eq!(choice.cv_error.len(), 20);
     let best = choice.cv_error[choice.n_rounds - 1];
     assert!(choice.cv_error.iter().all(|&e| e >= best));
-    assert!(choice.cv_error[..choice.n_rounds - 1]
-        .iter()
-        .all(|&e| e > best));
+    assert!(choice.cv_error[..choice.n_rounds - 1].iter().all(|&e| e > best));
     let overlapping = vec![vec![0, 1], vec![1, 2]];
-    assert!(matches!(
-        choose_rounds_by_cv(&params, &x, &y, &overlapping, 5),
-        Err(BoostError::Folds { .. })
-    ));
+    assert!(matches!(choose_rounds_by_cv(&params, &x, &y, &overlapping, 5), Err(BoostError::Folds { .. })));
 }
 
 #[test]
 fn bad_training_data_is_an_error_not_a_panic() {
     let x = matrix(array![[1.], [2.]], vec![vec![]; 2], 0);
     let p = exact(3);
-    assert!(matches!(
-        p.train(&x, &[0]),
-        Err(BoostError::TargetsMismatch { .. })
-    ));
-    let fixed = AdaBoostMhParams::new()
-        .n_classes(Some(2))
-        .check()
-        .expect("valid");
-    assert!(matches!(
-        fixed.train(&x, &[0, 2]),
-        Err(BoostError::LabelOutOfRange {
-            row: 1,
-            label: 2,
-            n_classes: 2
-        })
-    ));
+    assert!(matches!(p.train(&x, &[0]), Err(BoostError::TargetsMismatch { .. })));
+    let fixed = AdaBoostMhParams::new().n_classes(Some(2)).check().expect("valid");
+    assert!(matches!(fixed.train(&x, &[0, 2]), Err(BoostError::LabelOutOfRange { row: 1, label: 2, n_classes: 2 })));
     let empty = matrix(Array2::zeros((0, 1)), vec![], 0);
-    assert!(matches!(
-        p.train(&empty, &[]),
-        Err(BoostError::EmptyTrainingSet)
-    ));
-    assert!(matches!(
-        p.train_weighted(&x, &[0, 1], Some(&[1.0, f64::NAN])),
-        Err(BoostError::SampleWeights { .. })
-    ));
+    assert!(matches!(p.train(&empty, &[]), Err(BoostError::EmptyTrainingSet)));
+    assert!(matches!(p.train_weighted(&x, &[0, 1], Some(&[1.0, f64::NAN])), Err(BoostError::SampleWeights { .. })));
     let model = p.train(&x, &[0, 1]).expect("trains");
     let other = FeatureMatrix::from_dense(array![[1., 2.]]);
-    assert!(matches!(
-        model.decision_function(&other),
-        Err(BoostError::SchemaMismatch { .. })
-    ));
+    assert!(matches!(model.decision_function(&other), Err(BoostError::SchemaMismatch { .. })));
 }

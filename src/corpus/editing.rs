@@ -17,11 +17,7 @@ use crate::divide::Divider;
 /// Copies the spans of `from` whose labels `mapping` names into a new label file in the target
 /// scheme, keeping their provenance.
 pub fn seed(from: &LabelFile, mapping: &SchemeMapping, to: &LabelScheme) -> LabelFile {
-    let spans = from
-        .spans
-        .iter()
-        .filter_map(|s| mapping.apply(&s.label).map(|l| Span { label: l.to_string(), ..s.clone() }))
-        .collect();
+    let spans = from.spans.iter().filter_map(|s| mapping.apply(&s.label).map(|l| Span { label: l.to_string(), ..s.clone() })).collect();
     LabelFile { scheme: to.name.clone(), spans, alignment: None, ..from.clone() }
 }
 

@@ -122,12 +122,7 @@ fn align(runs: &[(char, usize, bool)], division: &Division) -> (Vec<Option<usize
     let positions: Vec<usize> = (0..text.len()).filter(|&i| !text[i].is_whitespace()).collect();
     let original: Vec<char> = positions.iter().map(|&i| text[i]).collect();
     let annotated: Vec<char> = runs.iter().map(|r| r.0).collect();
-    let ops = similar::capture_diff_slices_deadline(
-        similar::Algorithm::Myers,
-        &annotated,
-        &original,
-        Some(Instant::now() + DIFF_DEADLINE),
-    );
+    let ops = similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &annotated, &original, Some(Instant::now() + DIFF_DEADLINE));
     let mut per_char: Vec<Option<usize>> = vec![None; text.len()];
     let mut aligned = vec![false; runs.len()];
     for op in ops {

@@ -150,8 +150,7 @@ impl LabelFile {
     pub fn load(path: impl AsRef<Path>) -> Result<LabelFile, LabelError> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|source| LabelError::Io { path: path.to_path_buf(), source })?;
-        let file: LabelFile =
-            serde_json::from_str(&text).map_err(|e| LabelError::Parse { path: path.to_path_buf(), message: e.to_string() })?;
+        let file: LabelFile = serde_json::from_str(&text).map_err(|e| LabelError::Parse { path: path.to_path_buf(), message: e.to_string() })?;
         if file.format != LABEL_FORMAT {
             return Err(LabelError::Format { path: path.to_path_buf(), found: file.format });
         }
@@ -301,12 +300,9 @@ impl LabelFile {
                 counts.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.is_some().cmp(&a.0.is_some())).then(a.0.cmp(&b.0)));
                 match counts.first() {
                     None => BlockLabel { label: None, share: 0.0, mixed: false, provenance: None },
-                    Some(&(class, n, prov)) => BlockLabel {
-                        label: class,
-                        share: n as f64 / total as f64,
-                        mixed: counts.len() > 1,
-                        provenance: prov.map(str::to_string),
-                    },
+                    Some(&(class, n, prov)) => {
+                        BlockLabel { label: class, share: n as f64 / total as f64, mixed: counts.len() > 1, provenance: prov.map(str::to_string) }
+                    }
                 }
             })
             .collect()

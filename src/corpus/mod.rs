@@ -55,11 +55,8 @@ pub struct LabelledPage {
 /// The label files of a set (a directory, searched non-recursively for `*.json`), sorted.
 pub fn label_files(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
     let list = |source| CorpusError::List { path: dir.to_path_buf(), source };
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(list)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
+    let mut out: Vec<PathBuf> =
+        std::fs::read_dir(dir).map_err(list)?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
     out.sort();
     Ok(out)
 }
@@ -106,15 +103,8 @@ pub struct SetStats {
 }
 
 /// Computes the statistics of a set; `mapping` reports the labels in a coarser scheme.
-pub fn set_stats(
-    files: &[PathBuf],
-    corpora: &Path,
-    divider: &Divider,
-    scheme: &LabelScheme,
-    mapping: Option<(&SchemeMapping, &LabelScheme)>,
-) -> SetStats {
-    let results: Vec<Result<LabelledPage, CorpusError>> =
-        files.par_iter().map(|f| load_labelled(f, corpora, divider, scheme)).collect();
+pub fn set_stats(files: &[PathBuf], corpora: &Path, divider: &Divider, scheme: &LabelScheme, mapping: Option<(&SchemeMapping, &LabelScheme)>) -> SetStats {
+    let results: Vec<Result<LabelledPage, CorpusError>> = files.par_iter().map(|f| load_labelled(f, corpora, divider, scheme)).collect();
     let report_scheme = mapping.map_or(scheme, |(_, s)| s);
     let table = mapping.map(|(m, to)| m.index_table(scheme, to));
     let mut per_class = vec![0usize; report_scheme.len()];

@@ -123,8 +123,7 @@ impl LabelScheme {
     }
 
     pub fn from_toml_str(text: &str, path: &Path) -> Result<LabelScheme, SchemeError> {
-        let scheme: LabelScheme =
-            toml::from_str(text).map_err(|e| SchemeError::Toml { path: path.to_path_buf(), message: e.to_string() })?;
+        let scheme: LabelScheme = toml::from_str(text).map_err(|e| SchemeError::Toml { path: path.to_path_buf(), message: e.to_string() })?;
         let invalid = |problem: String| SchemeError::Invalid { path: path.to_path_buf(), problem };
         if scheme.labels.is_empty() {
             return Err(invalid("a scheme needs at least one label".into()));
@@ -196,8 +195,7 @@ impl SchemeMapping {
                 (text, path)
             }
         };
-        let mapping: SchemeMapping =
-            toml::from_str(&text).map_err(|e| SchemeError::Toml { path: path.clone(), message: e.to_string() })?;
+        let mapping: SchemeMapping = toml::from_str(&text).map_err(|e| SchemeError::Toml { path: path.clone(), message: e.to_string() })?;
         mapping.check(from, to, &path)?;
         Ok(mapping)
     }
@@ -266,7 +264,8 @@ mod tests {
     fn bad_schemes_and_mappings_are_refused_with_the_file_named() {
         let err = LabelScheme::from_toml_str("name='x'\ndescription=''\nlabels=[]", Path::new("s.toml")).unwrap_err();
         assert!(err.to_string().starts_with("s.toml:"), "{err}");
-        let dup = "name='x'\ndescription=''\n[[labels]]\nname='a'\ndescription=''\nkey='a'\ncolor=''\n[[labels]]\nname='b'\ndescription=''\nkey='a'\ncolor=''\n";
+        let dup =
+            "name='x'\ndescription=''\n[[labels]]\nname='a'\ndescription=''\nkey='a'\ncolor=''\n[[labels]]\nname='b'\ndescription=''\nkey='a'\ncolor=''\n";
         assert!(LabelScheme::from_toml_str(dup, Path::new("s.toml")).unwrap_err().to_string().contains("key"));
         let p17 = LabelScheme::built_in("parcels-17").unwrap();
         let bin = LabelScheme::built_in("binary").unwrap();

@@ -19,9 +19,7 @@ use serde::Serialize;
 
 use super::presentational::{body_link_color, hints, HintContext};
 use super::sheet::{parse_style_attribute, Rule, RuleSet};
-use super::values::{
-    Decl, Display, Float, FontSizeSpec, Length, LengthSpec, Position, Prop, Rgba, Value, Visibility, WeightSpec, MEDIUM_PX,
-};
+use super::values::{Decl, Display, Float, FontSizeSpec, Length, LengthSpec, Position, Prop, Rgba, Value, Visibility, WeightSpec, MEDIUM_PX};
 
 /// The computed style of one element: the values the stylistic features read.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -193,9 +191,15 @@ struct Scratch {
 #[derive(Debug, Clone, Copy)]
 enum Source {
     /// A rule of the user-agent (0), quirks (1) or author (2) set.
-    Rule { set: u8, rule: u32, important: bool },
+    Rule {
+        set: u8,
+        rule: u32,
+        important: bool,
+    },
     Hints,
-    Style { important: bool },
+    Style {
+        important: bool,
+    },
 }
 
 fn compute_element(

@@ -131,12 +131,7 @@ impl StyledDom {
         let mut stats = loader.stats;
         stats.author_rules = author.rules.len();
         stats.parse_warnings += author.parse_warnings;
-        stats.style_attributes = page
-            .html
-            .tree
-            .nodes()
-            .filter(|n| matches!(n.value(), Node::Element(el) if el.attr("style").is_some()))
-            .count();
+        stats.style_attributes = page.html.tree.nodes().filter(|n| matches!(n.value(), Node::Element(el) if el.attr("style").is_some())).count();
         let mut index = NodeMap::with_capacity_and_hasher(styled.len(), Default::default());
         let mut styles = Vec::with_capacity(styled.len());
         for (node, style) in styled {

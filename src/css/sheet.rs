@@ -102,12 +102,7 @@ impl RuleSet {
     /// order, where its rules belong (so imported rules come before the importer's own).
     pub fn add_sheet(&mut self, css: &str, name: &str, on_import: &mut dyn FnMut(&mut RuleSet, SheetItem)) {
         let warnings = Arc::new(RwLock::new(Vec::new()));
-        let options = ParserOptions {
-            filename: name.to_string(),
-            error_recovery: true,
-            warnings: Some(Arc::clone(&warnings)),
-            ..ParserOptions::default()
-        };
+        let options = ParserOptions { filename: name.to_string(), error_recovery: true, warnings: Some(Arc::clone(&warnings)), ..ParserOptions::default() };
         match StyleSheet::parse(css, options) {
             Ok(sheet) => self.add_rules(&sheet.rules.0, on_import),
             // Error recovery makes this rare (an unterminated block at top level); the sheet is
@@ -122,9 +117,7 @@ impl RuleSet {
             match rule {
                 CssRule::Style(style) => self.add_style_rule(&style.selectors.0, &style.declarations),
                 CssRule::Media(media) if list_matches(&media.query) => self.add_rules(&media.rules.0, on_import),
-                CssRule::Import(import) if list_matches(&import.media) => {
-                    on_import(self, SheetItem::Import(import.url.to_string()))
-                }
+                CssRule::Import(import) if list_matches(&import.media) => on_import(self, SheetItem::Import(import.url.to_string())),
                 // Every feature query a 2008-era page asks is one a modern browser supports.
                 CssRule::Supports(supports) => self.add_rules(&supports.rules.0, on_import),
                 CssRule::LayerBlock(layer) => self.add_rules(&layer.rules.0, on_import),

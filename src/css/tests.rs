@@ -195,7 +195,6 @@ fn deep_pages_do_not_recurse() {
     assert!(s.len() > 5000);
 }
 
-
 #[test]
 fn import_cycles_are_read_once_and_style_media_attributes_apply() {
     let (page, s) = load("cycle.html", &CssOptions::default());

@@ -214,9 +214,7 @@ pub fn parse_declaration(name: &str, value: &str, out: &mut Vec<Decl>) {
         "font-weight" => push(Prop::FontWeight, parse_weight(&lower).map(Value::Weight)),
         "font-family" => push(Prop::FontFamily, parse_family(value).map(Value::Family)),
         "font-style" => push(Prop::FontStyle, parse_font_style(&lower).map(Value::Italic)),
-        "text-decoration" | "text-decoration-line" => {
-            push(Prop::TextDecoration, parse_decoration(&lower).map(Value::Decoration))
-        }
+        "text-decoration" | "text-decoration-line" => push(Prop::TextDecoration, parse_decoration(&lower).map(Value::Decoration)),
         "color" => push(Prop::Color, parse_color_value(&lower)),
         "background-color" => push(Prop::BackgroundColor, parse_color_value(&lower)),
         "background-image" => push(Prop::BackgroundImage, Some(Value::BackgroundImage(lower.contains("url(")))),
@@ -339,10 +337,7 @@ fn split_tokens(s: &str) -> Vec<String> {
 /// Splits a number from its unit: `12.5px` → (12.5, "px").
 fn number_unit(s: &str) -> Option<(f32, &str)> {
     let s = s.trim();
-    let end = s
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_digit() || c == '.' || ((c == '-' || c == '+') && i == 0)))
-        .map_or(s.len(), |(i, _)| i);
+    let end = s.char_indices().find(|&(i, c)| !(c.is_ascii_digit() || c == '.' || ((c == '-' || c == '+') && i == 0))).map_or(s.len(), |(i, _)| i);
     let n: f32 = s[..end].parse().ok()?;
     n.is_finite().then_some((n, s[end..].trim()))
 }
@@ -527,8 +522,7 @@ pub fn parse_display(s: &str) -> Option<Display> {
         "table" => Display::Table,
         "table-row" => Display::TableRow,
         "table-cell" => Display::TableCell,
-        "table-row-group" | "table-header-group" | "table-footer-group" | "table-column" | "table-column-group"
-        | "table-caption" => Display::TablePart,
+        "table-row-group" | "table-header-group" | "table-footer-group" | "table-column" | "table-column-group" | "table-caption" => Display::TablePart,
         "flex" | "-webkit-box" | "-webkit-flex" | "-ms-flexbox" => Display::Flex,
         "grid" | "-ms-grid" => Display::Grid,
         // `contents` renders the children in place: closest is inline.

@@ -48,8 +48,7 @@ impl Default for DividerConfig {
     fn default() -> Self {
         // The shipped file is tested to parse (see the tests below); a failure here is a build
         // defect, not bad input.
-        DividerConfig::from_toml_str(DEFAULT_DIVIDER_TOML, Path::new("<built-in divider.toml>"))
-            .expect("configs/divider.toml is valid")
+        DividerConfig::from_toml_str(DEFAULT_DIVIDER_TOML, Path::new("<built-in divider.toml>")).expect("configs/divider.toml is valid")
     }
 }
 
@@ -57,15 +56,13 @@ impl DividerConfig {
     /// Reads and validates a divider configuration file.
     pub fn load(path: impl AsRef<Path>) -> Result<DividerConfig, ConfigError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| ConfigError::Io { path: path.to_path_buf(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io { path: path.to_path_buf(), source })?;
         DividerConfig::from_toml_str(&text, path)
     }
 
     /// Parses and validates a configuration; `path` only names it in errors.
     pub fn from_toml_str(text: &str, path: &Path) -> Result<DividerConfig, ConfigError> {
-        let config: DividerConfig = toml::from_str(text)
-            .map_err(|e| ConfigError::Toml { path: path.to_path_buf(), message: e.to_string() })?;
+        let config: DividerConfig = toml::from_str(text).map_err(|e| ConfigError::Toml { path: path.to_path_buf(), message: e.to_string() })?;
         config.validate(path)?;
         Ok(config)
     }
@@ -77,13 +74,9 @@ impl DividerConfig {
         }
         let structural: HashSet<&str> = self.structural.iter().map(String::as_str).collect();
         let skip: HashSet<&str> = self.skip.iter().map(String::as_str).collect();
-        for (field, list) in [
-            ("nesting", &self.nesting),
-            ("structural", &self.structural),
-            ("content", &self.content),
-            ("skip", &self.skip),
-            ("own_block", &self.own_block),
-        ] {
+        for (field, list) in
+            [("nesting", &self.nesting), ("structural", &self.structural), ("content", &self.content), ("skip", &self.skip), ("own_block", &self.own_block)]
+        {
             if let Some(bad) = list.iter().find(|t| t.is_empty() || t.chars().any(|c| c.is_ascii_uppercase() || c.is_whitespace())) {
                 return Err(invalid(field, format!("{bad:?} is not a lower-case tag name")));
             }

@@ -124,9 +124,8 @@ const REPLACED: &[&str] = &["img", "iframe", "embed", "object", "video", "audio"
 /// Elements rendered inline by default: their boundaries do not separate words, so
 /// `foo<b>bar</b>` reads "foobar" while `<li>a</li><li>b</li>` reads "a b".
 const INLINE: &[&str] = &[
-    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "code", "data", "del", "dfn", "em",
-    "font", "i", "ins", "kbd", "label", "mark", "nobr", "q", "s", "samp", "small", "span", "strike",
-    "strong", "sub", "sup", "time", "tt", "u", "var", "wbr",
+    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "blink", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins", "kbd", "label", "mark", "nobr",
+    "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr",
 ];
 
 /// The divider: a validated inventory ready to divide pages.
@@ -142,13 +141,7 @@ pub struct Divider {
 impl Divider {
     pub fn new(config: DividerConfig) -> Divider {
         let set = |v: &Vec<String>| v.iter().cloned().collect::<HashSet<_>>();
-        Divider {
-            structural: set(&config.structural),
-            nesting: set(&config.nesting),
-            skip: set(&config.skip),
-            own_block: set(&config.own_block),
-            config,
-        }
+        Divider { structural: set(&config.structural), nesting: set(&config.nesting), skip: set(&config.skip), own_block: set(&config.own_block), config }
     }
 
     pub fn config(&self) -> &DividerConfig {
@@ -425,10 +418,7 @@ impl<'d, 'p> Walk<'d, 'p> {
         let container_depth = self.container_depth();
         let br_breaks = self.divider.config.br_breaks;
         let breaks = br_breaks > 0 && self.pending_brs >= br_breaks;
-        let continues = self
-            .run
-            .as_ref()
-            .is_some_and(|r| r.container_depth == container_depth && r.hidden == hidden && !breaks);
+        let continues = self.run.as_ref().is_some_and(|r| r.container_depth == container_depth && r.hidden == hidden && !breaks);
         if !continues {
             self.end_run();
         }
@@ -455,14 +445,7 @@ impl<'d, 'p> Walk<'d, 'p> {
             run.min_depth = run.min_depth.min(depth).min(self.min_since_leaf);
             run.locator = None;
         }
-        let run = self.run.get_or_insert_with(|| Run {
-            container_depth,
-            min_depth: depth,
-            locator: None,
-            hidden,
-            start_char: start,
-            leaves: Vec::new(),
-        });
+        let run = self.run.get_or_insert_with(|| Run { container_depth, min_depth: depth, locator: None, hidden, start_char: start, leaves: Vec::new() });
         run.leaves.push(Leaf { node, text, space_before, anchor, image });
         self.min_since_leaf = depth;
     }

@@ -11,10 +11,7 @@ fn texts(html: &str) -> Vec<String> {
 
 #[test]
 fn paragraphs_are_separate_blocks_and_inline_tags_merge() {
-    assert_eq!(
-        texts("<body><p>First <b>bold</b> para.</p><p>Second<i>ital</i></p></body>"),
-        ["First bold para.", "Secondital"]
-    );
+    assert_eq!(texts("<body><p>First <b>bold</b> para.</p><p>Second<i>ital</i></p></body>"), ["First bold para.", "Secondital"]);
 }
 
 #[test]

@@ -16,9 +16,7 @@ use super::Division;
 use crate::page::Page;
 
 /// Elements with no end tag.
-const VOID: &[&str] = &[
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
-];
+const VOID: &[&str] = &["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"];
 
 /// Elements dropped with their content: they would run code, or send the reader elsewhere
 /// (`<base>` re-targets every relative link).
@@ -176,11 +174,7 @@ fn write_head_extra(out: &mut String, opts: &ViewOptions) {
 }
 
 fn open_wrapper(out: &mut String, id: usize, first: bool, style: &BlockStyle) {
-    let _ = write!(
-        out,
-        "<span class=\"parcels-block\" data-block=\"{id}\" style=\"background:{}\">",
-        escape_attr(&style.color)
-    );
+    let _ = write!(out, "<span class=\"parcels-block\" data-block=\"{id}\" style=\"background:{}\">", escape_attr(&style.color));
     if first {
         let _ = write!(out, "<span class=\"parcels-badge\" data-badge=\"{id}\">{}</span>", escape_html(&style.badge));
     }
@@ -244,7 +238,10 @@ mod tests {
         }
         assert_eq!(division.blocks.len(), 3);
         // The image is wrapped, and its wrapper is closed right after the void element.
-        assert!(html.contains("data-block=\"2\" style=\"background:#a5d8ff\"><span class=\"parcels-badge\" data-badge=\"2\">2</span><img src=\"a.png\"></span>"), "{html}");
+        assert!(
+            html.contains("data-block=\"2\" style=\"background:#a5d8ff\"><span class=\"parcels-badge\" data-badge=\"2\">2</span><img src=\"a.png\"></span>"),
+            "{html}"
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::tokens::{Stemming, TOKENISER_VERSION};
-use crate::divide::{Division, Divider};
+use crate::divide::{Divider, Division};
 use crate::page::{LoadOptions, Page, PageError};
 
 /// Version of the file layout written by [`IdfTable::save`].
@@ -147,10 +147,7 @@ impl IdfTable {
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), IdfError> {
         let path = path.as_ref();
         let mut text = String::with_capacity(self.stems.len() * 12 + 100);
-        text.push_str(&format!(
-            "{MAGIC}\tformat={IDF_FORMAT}\tdocuments={}\ttokeniser={TOKENISER_VERSION}\tmin-df={}\n",
-            self.documents, self.min_df
-        ));
+        text.push_str(&format!("{MAGIC}\tformat={IDF_FORMAT}\tdocuments={}\ttokeniser={TOKENISER_VERSION}\tmin-df={}\n", self.documents, self.min_df));
         for (stem, df) in self.stems.iter().zip(&self.df) {
             text.push_str(stem);
             text.push('\t');
@@ -254,10 +251,8 @@ pub struct IdfBuild {
 /// skipped and returned; it is an error only when no page at all could be read.
 pub fn build_idf(paths: &[PathBuf], divider: &Divider, load: &LoadOptions, min_df: u64) -> Result<IdfBuild, IdfError> {
     let stemming = Stemming::default();
-    let per_page: Vec<Result<BTreeSet<String>, PageError>> = paths
-        .par_iter()
-        .map(|p| Page::load(p, load).map(|page| document_stems(&divider.divide(&page), &stemming)))
-        .collect();
+    let per_page: Vec<Result<BTreeSet<String>, PageError>> =
+        paths.par_iter().map(|p| Page::load(p, load).map(|page| document_stems(&divider.divide(&page), &stemming))).collect();
     let mut counts: HashMap<String, u64> = HashMap::new();
     let mut skipped = Vec::new();
     let mut documents = 0u64;

@@ -315,8 +315,7 @@ impl LexicalFeatures {
                 let _ = write!(out, "\t{}", fmt_value(*v));
             }
             out.push('\t');
-            let toks: Vec<String> =
-                tokens.iter().map(|(t, v)| format!("{}:{}", token_name(idf, *t), fmt_value(*v))).collect();
+            let toks: Vec<String> = tokens.iter().map(|(t, v)| format!("{}:{}", token_name(idf, *t), fmt_value(*v))).collect();
             out.push_str(&toks.join(" "));
             out.push('\n');
         }

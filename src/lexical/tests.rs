@@ -9,11 +9,7 @@ fn division(html: &str) -> Division {
 
 /// Three documents: "the cat sat", "the dog sat", "the cat ran" (stems).
 fn toy_idf() -> IdfTable {
-    IdfTable::from_counts(
-        3,
-        [("cat", 2), ("dog", 1), ("ran", 1), ("sat", 2), ("the", 3)].map(|(s, d)| (s.to_string(), d)),
-        1,
-    )
+    IdfTable::from_counts(3, [("cat", 2), ("dog", 1), ("ran", 1), ("sat", 2), ("the", 3)].map(|(s, d)| (s.to_string(), d)), 1)
 }
 
 fn col(name: &str) -> usize {
@@ -126,7 +122,10 @@ fn cache_changes_nothing_and_follows_the_table() {
 fn numeric_names_are_stable() {
     let names = numeric_feature_names();
     assert_eq!(names.len(), 61);
-    assert_eq!(&names[..9], ["words", "vocabulary", "vocabulary-ratio", "unknown-stem-ratio", "images", "mailto-links", "image-links", "text-links", "total-links"]);
+    assert_eq!(
+        &names[..9],
+        ["words", "vocabulary", "vocabulary-ratio", "unknown-stem-ratio", "images", "mailto-links", "image-links", "text-links", "total-links"]
+    );
     assert_eq!(names[9], "pos:CC");
     assert_eq!(names[53], "pos-all:noun");
     assert_eq!(names[60], "pos-all:punctuation");

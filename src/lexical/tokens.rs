@@ -53,10 +53,9 @@ pub struct Token {
 
 /// Abbreviations that keep their final period (otherwise a trailing period is a sentence end).
 const ABBREVIATIONS: &[&str] = &[
-    "mr.", "mrs.", "ms.", "dr.", "prof.", "sr.", "jr.", "st.", "mt.", "inc.", "ltd.", "co.", "corp.",
-    "vs.", "etc.", "jan.", "feb.", "mar.", "apr.", "jun.", "jul.", "aug.", "sep.", "sept.", "oct.",
-    "nov.", "dec.", "gov.", "sen.", "rep.", "gen.", "col.", "lt.", "sgt.", "no.", "vol.", "p.m.",
-    "a.m.", "u.s.", "u.k.", "e.g.", "i.e.",
+    "mr.", "mrs.", "ms.", "dr.", "prof.", "sr.", "jr.", "st.", "mt.", "inc.", "ltd.", "co.", "corp.", "vs.", "etc.", "jan.", "feb.", "mar.", "apr.", "jun.",
+    "jul.", "aug.", "sep.", "sept.", "oct.", "nov.", "dec.", "gov.", "sen.", "rep.", "gen.", "col.", "lt.", "sgt.", "no.", "vol.", "p.m.", "a.m.", "u.s.",
+    "u.k.", "e.g.", "i.e.",
 ];
 
 /// Clitics split off the end of a word, Penn Treebank style (`don't` → `do n't`).
@@ -264,9 +263,7 @@ mod tests {
 
     #[test]
     fn penn_style_splitting() {
-        assert_eq!(texts("Don't (see) the company's \"news\"..."), [
-            "Do", "n't", "(", "see", ")", "the", "company", "'s", "\"", "news", "\"", "..."
-        ]);
+        assert_eq!(texts("Don't (see) the company's \"news\"..."), ["Do", "n't", "(", "see", ")", "the", "company", "'s", "\"", "news", "\"", "..."]);
         assert_eq!(texts("Mr. Smith of the U.S. left."), ["Mr.", "Smith", "of", "the", "U.S.", "left", "."]);
         assert_eq!(texts("It cost $5,000 -- or 3.5%!"), ["It", "cost", "$", "5,000", "--", "or", "3.5", "%", "!"]);
         assert_eq!(texts("don’t"), ["do", "n't"]);
@@ -275,9 +272,10 @@ mod tests {
     #[test]
     fn numbers_become_shapes() {
         let s = Stemming::default();
-        assert_eq!(s.stems("In 2008 at 10:30 about 1,000 people, the 2nd time, bought mp3 players"), [
-            "in", "<year>", "at", "<time>", "about", "<num>", "peopl", "the", "<num>", "time", "bought", "mp3", "player"
-        ]);
+        assert_eq!(
+            s.stems("In 2008 at 10:30 about 1,000 people, the 2nd time, bought mp3 players"),
+            ["in", "<year>", "at", "<time>", "about", "<num>", "peopl", "the", "<num>", "time", "bought", "mp3", "player"]
+        );
         assert_eq!(s.stems("Mail a@b.com or see www.example.com"), ["mail", "<email>", "or", "see", "<url>"]);
     }
 

@@ -267,14 +267,7 @@ fn child_geo(style: &ComputedStyle, parent: (Geo, f32, f32, bool, Option<usize>)
         match style.position {
             Position::Absolute | Position::Fixed => {
                 let (bx, by) = if style.position == Position::Fixed { (dx, dy) } else { (px + dx, py + dy) };
-                boxes.push(PosBox {
-                    x: bx,
-                    y: by,
-                    w: size(style.width, VIEWPORT.0),
-                    h: size(style.height, VIEWPORT.1),
-                    level: g.level,
-                    parent: pg.pos_box,
-                });
+                boxes.push(PosBox { x: bx, y: by, w: size(style.width, VIEWPORT.0), h: size(style.height, VIEWPORT.1), level: g.level, parent: pg.pos_box });
                 g.pos_box = Some(boxes.len() - 1);
                 (ox, oy) = (bx, by);
             }

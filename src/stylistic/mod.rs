@@ -213,10 +213,8 @@ const IMAGES: &[(&str, &str)] = &[
     ("img.only", "1 if the block has images or objects and no text of its own (alt text aside)"),
 ];
 
-const CSS: &[(&str, &str)] = &[
-    ("css.missing_sheets", "external style sheets linked by the page but not found"),
-    ("css.author_rules", "log2(1 + author CSS rules read)"),
-];
+const CSS: &[(&str, &str)] =
+    &[("css.missing_sheets", "external style sheets linked by the page but not found"), ("css.author_rules", "log2(1 + author CSS rules read)")];
 
 /// The feature families in row order.
 fn families() -> [&'static [(&'static str, &'static str)]; 6] {

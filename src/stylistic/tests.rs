@@ -23,7 +23,11 @@ fn from_html(html: &str) -> (Division, StylisticFeatures) {
 
 /// The block whose text is exactly `text`.
 fn block(division: &Division, text: &str) -> usize {
-    division.blocks.iter().position(|b| b.text == text).unwrap_or_else(|| panic!("no block {text:?} in {:?}", division.blocks.iter().map(|b| &b.text).collect::<Vec<_>>()))
+    division
+        .blocks
+        .iter()
+        .position(|b| b.text == text)
+        .unwrap_or_else(|| panic!("no block {text:?} in {:?}", division.blocks.iter().map(|b| &b.text).collect::<Vec<_>>()))
 }
 
 fn assert_feature(f: &StylisticFeatures, block: usize, name: &str, expected: f64) {

@@ -7,9 +7,7 @@ use std::path::PathBuf;
 /// Returns `None` outside CI when they are absent; in CI their absence is a failure, so a
 /// misplaced checkout cannot pass by skipping.
 pub fn corpora() -> Option<PathBuf> {
-    let dir = std::env::var_os("PARCELS_CORPORA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    let dir = std::env::var_os("PARCELS_CORPORA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
     if dir.is_dir() {
         return Some(dir);
     }

@@ -1,32 +1,42 @@
-//! Applying trained models: training the co-trained learners on all labelled data of a config,
-//! saving them in one versioned model file, classifying the blocks of new pages and extracting
-//! their article.
+//! Applying trained models: a config's learners trained on all its labelled data (through the
+//! one training path, [`crate::train::fit`]) and saved in one self-contained, versioned model
+//! file; the blocks of new pages classified and their article extracted.
 //!
-//! Input: an [`ExperimentConfig`] (for `train`) or a [`TrainedModel`] and pages. Output: the
-//! model file (JSON: format version, parcels version, the config, class names, both views'
-//! learners and the single-view one), per-block labels with the confidence and the view that
-//! decided, and the article fields of a page.
+//! Input: an [`ExperimentConfig`] (for [`train`]) or a [`TrainedModel`] and pages. Output: the
+//! model file (JSON: format version, parcels version, the config as a record, the label scheme,
+//! the divider inventory itself, the IDF table's digest, both views' feature names, the
+//! co-trained learners, the single-view learner and the context stage), per-block labels with
+//! their confidence and the view that decided, and the article fields of a page.
+//!
+//! A model file needs nothing else to be used: no config, divider or scheme file is read when it
+//! is loaded, so it works from any directory. Loading checks the format version first, then
+//! that this parcels builds the same features (names and IDF table) the model was trained on.
 
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-use crate::boost::{to_probabilities, AdaBoostMh};
+use crate::boost::AdaBoostMh;
 use crate::corpus::{ArticleRoles, LabelScheme};
-use crate::cotrain::{self, CoTrainParams, View};
-use crate::divide::{Divider, Division};
-use crate::experiment::{boost_params, divider_of, fold_groups, fold_seed, prepare, rounds_for, ExperimentConfig, ExperimentError, Prepared};
+use crate::cotrain::{TwoViews, View};
+use crate::dataset::{prepare, view_builder, DataError, Prepared};
+use crate::divide::{Divider, DividerConfig, Division};
+use crate::experiment::{fold_seed, ExperimentConfig};
 use crate::files::write_atomic;
-use crate::lexical::IdfTable;
-use crate::page::{LoadOptions, Page};
-use crate::stylistic::StyleOptions;
+use crate::page::{LoadOptions, Page, PageError};
+use crate::progress::{Event, Progress, Stage};
+use crate::train::{fit, Fitted, TrainError};
 use crate::views::ViewBuilder;
 
-/// Version of the model file format; bumped on any incompatible change.
-pub const MODEL_FORMAT: u32 = 2;
+/// Version of the model file format; bumped on any incompatible change. Format 3 made models
+/// self-contained (divider inventory, IDF digest, feature names).
+pub const MODEL_FORMAT: u32 = 3;
+
+/// The model compiled into parcels (`corpora/models/default.json`, rebuilt as
+/// `corpora/models/README.md` says), used when no model file is given.
+pub const DEFAULT_MODEL_JSON: &str = include_str!("../corpora/models/default.json");
 
 /// Why a model could not be trained, read, written or applied.
 #[derive(Debug, thiserror::Error)]
@@ -34,29 +44,64 @@ pub const MODEL_FORMAT: u32 = 2;
 pub enum ModelError {
     #[error("{path}: cannot read: {source}")]
     Io { path: String, source: std::io::Error },
+    #[error("{path}: cannot write: {source}")]
+    Write { path: String, source: std::io::Error },
     #[error("{path}: not a parcels model: {message}")]
     Parse { path: String, message: String },
-    #[error("{path}: model format {found}, this parcels reads format {MODEL_FORMAT}")]
+    #[error("{path}: model format {found}, this parcels reads format {MODEL_FORMAT}; retrain it with `parcels train`")]
     Format { path: String, found: u32 },
+    #[error("{path}: {problem}")]
+    Incompatible { path: String, problem: String },
+    #[error("the model's scheme {scheme} does not say which labels make an article (its [article] section)")]
+    NoArticleRoles { scheme: String },
     #[error(transparent)]
-    Experiment(#[from] ExperimentError),
-    #[error("{0}")]
-    Other(String),
+    Data(#[from] DataError),
+    #[error(transparent)]
+    Train(#[from] TrainError),
+    #[error("fold {fold}: {source}")]
+    Fold { fold: usize, source: Box<ModelError> },
+    #[error("{path}: {source}")]
+    Page { path: PathBuf, source: Box<ModelError> },
+    #[error(transparent)]
+    Load(#[from] PageError),
+    #[error("{path}: {source}")]
+    View { path: PathBuf, source: crate::views::ViewError },
 }
 
-/// A trained model: the co-trained stylistic and lexical learners, the single-view learner, and
-/// what is needed to apply them (the config with its views, divider and scheme).
+/// The IDF table a model's lexical learner was trained with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdfDigest {
+    pub documents: u64,
+    pub stems: usize,
+    /// [`crate::lexical::IdfTable::digest`].
+    pub sha256: String,
+}
+
+/// The feature names of both views, in column order (the lexical stems are the IDF table's and
+/// are covered by its digest).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeatureNames {
+    pub stylistic: Vec<String>,
+    pub lexical: Vec<String>,
+    /// Sparse token columns of the lexical view.
+    pub lexical_tokens: usize,
+}
+
+/// A trained model: the co-trained stylistic and lexical learners, the single-view learner, the
+/// context stage, and everything needed to apply them anywhere.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TrainedModel {
     pub format: u32,
     pub parcels_version: String,
+    /// The config it was trained from, as a record (its paths are not read again).
     pub config: ExperimentConfig,
     /// The scheme the learners were trained in: class names in the order of the learners'
     /// class indices, and which labels make an article.
     pub scheme: LabelScheme,
-    /// Documents and stems of the IDF table the lexical learner was trained with.
-    pub idf_documents: u64,
-    pub idf_stems: usize,
+    /// The divider inventory the blocks were made with.
+    pub divider: DividerConfig,
+    pub idf: IdfDigest,
+    pub features: FeatureNames,
     pub stylistic: AdaBoostMh,
     pub lexical: AdaBoostMh,
     pub single_view: AdaBoostMh,
@@ -68,118 +113,55 @@ pub struct TrainedModel {
 }
 
 /// Trains the model of a config on all its labelled data, co-trained with its pool.
-pub fn train(config: &ExperimentConfig, progress: &dyn Fn(&str)) -> Result<TrainedModel, ModelError> {
+pub fn train(config: &ExperimentConfig, progress: &dyn Progress) -> Result<TrainedModel, ModelError> {
     let prepared = prepare(config, progress)?;
     let all: Vec<usize> = (0..prepared.data.targets.len()).collect();
-    train_on(config, &prepared, &all, config.seed, progress)
+    train_on(config, &prepared, &all, config.seed, None, progress)
 }
 
 /// Trains a model on some labelled blocks (`rows` of the prepared data), co-trained with the
 /// whole pool; `seed` orders the pool and the inner folds that choose boosting rounds.
-pub fn train_on(config: &ExperimentConfig, prepared: &Prepared, rows: &[usize], seed: u64, progress: &dyn Fn(&str)) -> Result<TrainedModel, ModelError> {
-    let other = |e: &dyn std::fmt::Display| ModelError::Other(e.to_string());
-    let Prepared { builder, scheme, data, pool, .. } = prepared;
-    let k = scheme.len();
-    let views = data.views.select_rows(rows).map_err(|e| other(&e))?;
-    let targets: Vec<usize> = rows.iter().map(|&r| data.targets[r]).collect();
-    let pages: Vec<usize> = rows.iter().map(|&r| data.page_of[r]).collect();
-    let rounds = |x: &crate::matrix::FeatureMatrix| rounds_for(config, x, &targets, &pages, k, seed);
-    progress("choosing boosting rounds");
-    let single = views.single_view().map_err(|e| other(&e))?;
-    let (rs, rl, rv) = (rounds(&views.stylistic)?, rounds(&views.lexical)?, rounds(&single)?);
-    progress("co-training");
-    let ct = CoTrainParams { u: config.cotraining.u, k: config.cotraining.k, rounds: config.cotraining.r, seed };
-    let mut training_blocks = 0;
-    let co = cotrain::cotrain(&ct, (&boost_params(config, k, rs)?, &boost_params(config, k, rl)?), &views, &targets, pool, k, |m| {
-        training_blocks = m.training_blocks;
-        progress(&format!("co-training round {}: {} training blocks", m.round, m.training_blocks));
-    })
-    .map_err(|e| other(&e))?;
-    let single_view = boost_params(config, k, rv)?.train(&single, &targets).map_err(|e| other(&e))?;
-    let context = match &config.context {
-        None => None,
-        Some(ctx) => {
-            progress("context stage: cross-fitting the views");
-            let (ps, pl) = (boost_params(config, k, rs)?, boost_params(config, k, rl)?);
-            let (s, l) = crate::context::cross_fitted_probabilities((&ps, &pl), &views, &targets, &pages, ctx.folds, seed).map_err(|e| other(&e))?;
-            let classes: Vec<String> = scheme.names().map(str::to_string).collect();
-            let x = crate::context::features(s.view(), l.view(), &pages, &classes);
-            progress("context stage: training");
-            Some(boost_params(config, k, ctx.rounds)?.train(&x, &targets).map_err(|e| other(&e))?)
-        }
-    };
-    Ok(TrainedModel {
-        format: MODEL_FORMAT,
-        parcels_version: env!("CARGO_PKG_VERSION").to_string(),
-        config: config.clone(),
-        scheme: scheme.clone(),
-        idf_documents: builder.idf().documents(),
-        idf_stems: builder.idf().len(),
-        stylistic: co.stylistic,
-        lexical: co.lexical,
-        single_view,
-        context,
-        training_blocks,
-    })
-}
-
-/// One labelled page extracted by a model that never saw its fold.
-#[derive(Debug, Clone)]
-pub struct HeldOutPage {
-    pub fold: usize,
-    /// The corpus page.
-    pub path: PathBuf,
-    /// Its article and blocks, or why it could not be classified.
-    pub result: Result<(Article, Vec<ClassifiedBlock>), String>,
-}
-
-/// Cross-validated extraction: for each fold of the config's labelled pages (by page or by site,
-/// as its `[evaluation]` says), trains a model on the other folds (with the whole pool) and
-/// extracts the fold's pages with it. So every labelled page is extracted by a model that was
-/// not trained on it, nor, with `split = "site"`, on any page of its site. Pages come back in
-/// fold order, then in the order of the labelled data; the fold models come with them.
-pub fn cross_extract(config: &ExperimentConfig, progress: &(dyn Fn(&str) + Sync)) -> Result<(Vec<HeldOutPage>, Vec<TrainedModel>), ModelError> {
-    let prepared = prepare(config, progress)?;
-    let data = &prepared.data;
-    let groups = fold_groups(config, data);
-    let folds = crate::boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
-    let per_fold: Vec<Result<(Vec<HeldOutPage>, TrainedModel), ModelError>> = folds
-        .par_iter()
-        .enumerate()
-        .map(|(f, test_rows)| {
-            let train_rows = crate::boost::rows_outside(test_rows, data.targets.len());
-            let model = train_on(config, &prepared, &train_rows, fold_seed(config, f), &|m| progress(&format!("fold {f}: {m}")))?;
-            let classifier = Classifier::new(model.clone())?;
-            let mut pages: Vec<usize> = test_rows.iter().map(|&r| data.page_of[r]).collect();
-            pages.dedup();
-            progress(&format!("fold {f}: extracting {} held-out pages", pages.len()));
-            let held_out = pages
-                .into_iter()
-                .map(|p| {
-                    let path = data.page_paths[p].clone();
-                    let result = Page::load(&path, &LoadOptions::default())
-                        .map_err(|e| e.to_string())
-                        .and_then(|page| classifier.extract(&page).map_err(|e| e.to_string()));
-                    HeldOutPage { fold: f, path, result }
-                })
-                .collect();
-            Ok((held_out, model))
-        })
-        .collect();
-    let (mut pages, mut models) = (Vec::new(), Vec::new());
-    for fold in per_fold {
-        let (p, m) = fold?;
-        pages.extend(p);
-        models.push(m);
-    }
-    Ok((pages, models))
+pub fn train_on(
+    config: &ExperimentConfig,
+    prepared: &Prepared,
+    rows: &[usize],
+    seed: u64,
+    fold: Option<usize>,
+    progress: &dyn Progress,
+) -> Result<TrainedModel, ModelError> {
+    let fitted = fit(config, prepared, rows, seed, fold, progress, |_| {})?;
+    Ok(TrainedModel::new(config, prepared, fitted)?)
 }
 
 impl TrainedModel {
+    /// The model file of fitted learners.
+    pub fn new(config: &ExperimentConfig, prepared: &Prepared, fitted: Fitted) -> Result<TrainedModel, DataError> {
+        let builder = &prepared.builder;
+        Ok(TrainedModel {
+            format: MODEL_FORMAT,
+            parcels_version: env!("CARGO_PKG_VERSION").to_string(),
+            config: config.clone(),
+            scheme: prepared.scheme.clone(),
+            divider: config.divider_config()?,
+            idf: IdfDigest { documents: builder.idf().documents(), stems: builder.idf().len(), sha256: builder.idf().digest() },
+            features: feature_names(builder),
+            stylistic: fitted.stylistic,
+            lexical: fitted.lexical,
+            single_view: fitted.single_view,
+            context: fitted.context,
+            training_blocks: fitted.training_blocks,
+        })
+    }
+
+    /// The model compiled into parcels.
+    pub fn default_model() -> Result<TrainedModel, ModelError> {
+        TrainedModel::from_json(DEFAULT_MODEL_JSON, "the built-in default model")
+    }
+
     /// Writes the model atomically (compact JSON).
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
-        let json = serde_json::to_string(self).map_err(|e| ModelError::Other(e.to_string()))?;
-        write_atomic(path, json.as_bytes()).map_err(|source| ModelError::Io { path: path.display().to_string(), source })
+        let json = serde_json::to_string(self).map_err(|e| ModelError::Parse { path: path.display().to_string(), message: e.to_string() })?;
+        write_atomic(path, json.as_bytes()).map_err(|source| ModelError::Write { path: path.display().to_string(), source })
     }
 
     pub fn load(path: &Path) -> Result<TrainedModel, ModelError> {
@@ -198,8 +180,82 @@ impl TrainedModel {
         if head.format != MODEL_FORMAT {
             return Err(ModelError::Format { path: name.to_string(), found: head.format });
         }
-        serde_json::from_str(text).map_err(|e| ModelError::Parse { path: name.to_string(), message: e.to_string() })
+        let model: TrainedModel = serde_json::from_str(text).map_err(|e| ModelError::Parse { path: name.to_string(), message: e.to_string() })?;
+        let k = model.scheme.len();
+        let learners = [("stylistic", Some(&model.stylistic)), ("lexical", Some(&model.lexical)), ("context", model.context.as_ref())];
+        for (learner, m) in learners {
+            if let Some(m) = m {
+                if m.n_classes() != k {
+                    let problem = format!("the {learner} learner has {} classes, the scheme {} has {k}", m.n_classes(), model.scheme.name);
+                    return Err(ModelError::Incompatible { path: name.to_string(), problem });
+                }
+            }
+        }
+        Ok(model)
     }
+}
+
+fn feature_names(builder: &ViewBuilder) -> FeatureNames {
+    FeatureNames {
+        stylistic: builder.stylistic_names().to_vec(),
+        lexical: builder.lexical_names().to_vec(),
+        lexical_tokens: builder.token_names().len(),
+    }
+}
+
+/// One labelled page extracted by a model that never saw its fold.
+#[derive(Debug)]
+pub struct HeldOutPage {
+    pub fold: usize,
+    /// The corpus page.
+    pub path: PathBuf,
+    /// Its article and blocks, or why it could not be classified.
+    pub result: Result<(Article, Vec<ClassifiedBlock>), ModelError>,
+}
+
+/// Cross-validated extraction: for each fold of the config's labelled pages (by page or by site,
+/// as its `[evaluation]` says), trains a model on the other folds (with the whole pool) through
+/// the one training path and extracts the fold's pages with it. So every labelled page is
+/// extracted by a model that was not trained on it, nor, with `split = "site"`, on any page of
+/// its site. Pages come back in fold order, then in the order of the labelled data; the fold
+/// models come with them.
+pub fn cross_extract(config: &ExperimentConfig, progress: &dyn Progress) -> Result<(Vec<HeldOutPage>, Vec<TrainedModel>), ModelError> {
+    let folds_n = config.evaluation.folds as u64;
+    progress.event(&Event::Planned { steps: folds_n * (crate::train::fit_steps(config) + 1) });
+    let prepared = prepare(config, progress)?;
+    let data = &prepared.data;
+    let groups = data.groups(config.evaluation.split);
+    let folds = crate::boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
+    let per_fold: Vec<Result<(Vec<HeldOutPage>, TrainedModel), ModelError>> = folds
+        .par_iter()
+        .enumerate()
+        .map(|(f, test_rows)| {
+            let in_fold = |source: ModelError| ModelError::Fold { fold: f, source: Box::new(source) };
+            let train_rows = crate::boost::rows_outside(test_rows, data.targets.len());
+            let model = train_on(config, &prepared, &train_rows, fold_seed(config, f), Some(f), progress).map_err(in_fold)?;
+            let classifier = Classifier::new(model.clone()).map_err(in_fold)?;
+            let mut pages: Vec<usize> = test_rows.iter().map(|&r| data.page_of[r]).collect();
+            pages.dedup();
+            progress.event(&Event::Stage { fold: Some(f), stage: Stage::Extracting { pages: pages.len() } });
+            let held_out = pages
+                .into_iter()
+                .map(|p| {
+                    let path = data.page_paths[p].clone();
+                    let result = Page::load(&path, &LoadOptions::default()).map_err(ModelError::from).and_then(|page| classifier.extract(&page));
+                    HeldOutPage { fold: f, path, result }
+                })
+                .collect();
+            progress.event(&Event::Step);
+            Ok((held_out, model))
+        })
+        .collect();
+    let (mut pages, mut models) = (Vec::new(), Vec::new());
+    for fold in per_fold {
+        let (p, m) = fold?;
+        pages.extend(p);
+        models.push(m);
+    }
+    Ok((pages, models))
 }
 
 /// A model ready to apply: the trained learners with their divider and view builder.
@@ -207,6 +263,22 @@ pub struct Classifier {
     model: TrainedModel,
     divider: Divider,
     builder: ViewBuilder,
+    classes: Vec<String>,
+}
+
+/// What one view said of a block.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ViewLabel {
+    pub label: String,
+    /// The view's calibrated confidence, in [1/k, 1].
+    pub confidence: f64,
+}
+
+/// Both views' labels of a block.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ViewLabels {
+    pub stylistic: ViewLabel,
+    pub lexical: ViewLabel,
 }
 
 /// One classified block.
@@ -215,35 +287,55 @@ pub struct ClassifiedBlock {
     pub id: usize,
     pub locator: String,
     pub label: String,
-    /// The deciding view's calibrated confidence, in [1/k, 1].
+    /// The deciding learner's calibrated confidence, in [1/k, 1].
     pub confidence: f64,
+    /// The view whose label the block took: the more confident view's (paper section 6); with a
+    /// context stage, the view whose label it followed (the more confident if both), or
+    /// `context` when it followed neither.
     pub view: View,
+    /// What each view said on its own.
+    pub views: ViewLabels,
     pub text: String,
 }
 
 impl Classifier {
+    /// Prepares a model for use: its own divider inventory and the shipped IDF table, checked
+    /// against what the model was trained with.
     pub fn new(model: TrainedModel) -> Result<Classifier, ModelError> {
-        let other = |e: &dyn std::fmt::Display| ModelError::Other(e.to_string());
-        let divider = divider_of(&model.config)?;
-        let idf = IdfTable::dragnet().map_err(|e| other(&e))?;
-        if idf.documents() != model.idf_documents || idf.len() != model.idf_stems {
-            return Err(ModelError::Other(format!(
-                "the model was trained with an IDF table of {} documents and {} stems; this parcels ships {} and {}",
-                model.idf_documents,
-                model.idf_stems,
+        let incompatible = |problem: String| ModelError::Incompatible { path: "the model".into(), problem };
+        let divider = Divider::new(model.divider.clone());
+        let builder = view_builder(&model.config)?;
+        let idf = builder.idf();
+        if idf.documents() != model.idf.documents || idf.len() != model.idf.stems || idf.digest() != model.idf.sha256 {
+            return Err(incompatible(format!(
+                "trained with an IDF table of {} documents and {} stems (SHA-256 {}); this parcels ships {} and {} ({})",
+                model.idf.documents,
+                model.idf.stems,
+                model.idf.sha256,
                 idf.documents(),
-                idf.len()
+                idf.len(),
+                idf.digest()
             )));
         }
-        let builder = ViewBuilder::new(&model.config.views, idf, StyleOptions::default()).map_err(|e| other(&e))?;
-        Ok(Classifier { model, divider, builder })
+        let here = feature_names(&builder);
+        if here != model.features {
+            return Err(incompatible(format!(
+                "its features differ from the ones this parcels builds for its view config (stylistic {} vs {}, lexical {} vs {})",
+                model.features.stylistic.len(),
+                here.stylistic.len(),
+                model.features.lexical.len(),
+                here.lexical.len()
+            )));
+        }
+        let classes = model.scheme.names().map(str::to_string).collect();
+        Ok(Classifier { model, divider, builder, classes })
     }
 
     pub fn model(&self) -> &TrainedModel {
         &self.model
     }
 
-    /// Divides a page and labels every block with the more confident view's label.
+    /// Divides a page and labels every block.
     pub fn classify(&self, page: &Page) -> Result<(Division, Vec<ClassifiedBlock>), ModelError> {
         let (division, blocks, _) = self.decide(page)?;
         Ok((division, blocks))
@@ -251,55 +343,42 @@ impl Classifier {
 
     /// Classifies a page's blocks; also returns, per block, the class probabilities of the
     /// learner that decided it.
-    fn decide(&self, page: &Page) -> Result<(Division, Vec<ClassifiedBlock>, Array2<f64>), ModelError> {
-        let other = |e: &dyn std::fmt::Display| ModelError::Other(format!("{}: {e}", page.path.display()));
+    fn decide(&self, page: &Page) -> Result<(Division, Vec<ClassifiedBlock>, ndarray::Array2<f64>), ModelError> {
+        let in_page = |source: ModelError| ModelError::Page { path: page.path.clone(), source: Box::new(source) };
         let division = self.divider.divide(page);
         if division.blocks.is_empty() {
-            return Ok((division, Vec::new(), Array2::zeros((0, self.model.scheme.len()))));
+            return Ok((division, Vec::new(), ndarray::Array2::zeros((0, self.model.scheme.len()))));
         }
-        let views = self.builder.build(page, &division).map_err(|e| other(&e))?;
-        let s = self.model.stylistic.predict_with_confidence(&views.stylistic).map_err(|e| other(&e))?;
-        let l = self.model.lexical.predict_with_confidence(&views.lexical).map_err(|e| other(&e))?;
-        let (decided, p): (Vec<(usize, f64, View)>, Array2<f64>) = match &self.model.context {
-            None => {
-                let decided = cotrain::combine(&s, &l);
-                let (mut p, pl) = (to_probabilities(s.scores), to_probabilities(l.scores));
-                for (i, (_, _, view)) in decided.iter().enumerate() {
-                    if *view == View::Lexical {
-                        p.row_mut(i).assign(&pl.row(i));
-                    }
-                }
-                (decided, p)
-            }
-            Some(context) => {
-                let (ps, pl) = (to_probabilities(s.scores), to_probabilities(l.scores));
-                let classes: Vec<String> = self.model.scheme.names().map(str::to_string).collect();
-                let x = crate::context::features(ps.view(), pl.view(), &vec![0; ps.nrows()], &classes);
-                let c = context.predict_with_confidence(&x).map_err(|e| other(&e))?;
-                let decided = c.classes.iter().zip(&c.confidences).map(|(&class, &conf)| (class, conf, View::Context)).collect();
-                (decided, to_probabilities(c.scores))
-            }
-        };
-        let blocks = decided
-            .into_iter()
+        let views = self.builder.build(page, &division).map_err(|source| ModelError::View { path: page.path.clone(), source })?;
+        let views = TwoViews { stylistic: views.stylistic, lexical: views.lexical };
+        let m = &self.model;
+        let d = crate::train::decide(&m.stylistic, &m.lexical, m.context.as_ref(), &views, &vec![0; views.n_rows()], &self.classes)
+            .map_err(|e| in_page(e.into()))?;
+        let name = |c: usize| self.model.scheme.labels.get(c).map(|l| l.name.clone()).unwrap_or_default();
+        let blocks = d
+            .decided
+            .iter()
             .zip(&division.blocks)
-            .map(|((class, confidence, view), b)| ClassifiedBlock {
+            .enumerate()
+            .map(|(i, (&(class, confidence, view), b))| ClassifiedBlock {
                 id: b.id,
                 locator: b.locator.clone(),
-                label: self.model.scheme.labels.get(class).map(|l| l.name.clone()).unwrap_or_default(),
+                label: name(class),
                 confidence,
                 view,
+                views: ViewLabels {
+                    stylistic: ViewLabel { label: name(d.stylistic.classes[i]), confidence: d.stylistic.confidences[i] },
+                    lexical: ViewLabel { label: name(d.lexical.classes[i]), confidence: d.lexical.confidences[i] },
+                },
                 text: b.text.clone(),
             })
             .collect();
-        Ok((division, blocks, p))
+        Ok((division, blocks, d.probabilities))
     }
 
     /// Classifies a page's blocks and assembles its article from them.
     pub fn extract(&self, page: &Page) -> Result<(Article, Vec<ClassifiedBlock>), ModelError> {
-        let roles = self.model.scheme.article.as_ref().ok_or_else(|| {
-            ModelError::Other(format!("the model's scheme {} does not say which labels make an article (its [article] section)", self.model.scheme.name))
-        })?;
+        let roles = self.model.scheme.article.as_ref().ok_or_else(|| ModelError::NoArticleRoles { scheme: self.model.scheme.name.clone() })?;
         let (_, blocks, p) = self.decide(page)?;
         let scheme = &self.model.scheme;
         let title = match roles.title.as_ref().and_then(|t| scheme.index(t)) {
@@ -391,7 +470,16 @@ mod tests {
     use super::*;
 
     fn block(id: usize, label: &str, confidence: f64, text: &str) -> ClassifiedBlock {
-        ClassifiedBlock { id, locator: String::new(), label: label.into(), confidence, view: View::Lexical, text: text.into() }
+        let said = ViewLabel { label: label.into(), confidence };
+        ClassifiedBlock {
+            id,
+            locator: String::new(),
+            label: label.into(),
+            confidence,
+            view: View::Lexical,
+            views: ViewLabels { stylistic: said.clone(), lexical: said },
+            text: text.into(),
+        }
     }
 
     #[test]

@@ -645,12 +645,12 @@ pub fn experiment(args: &ExperimentArgs) -> anyhow::Result<ExitCode> {
     let rounds = (config.evaluation.folds * (config.cotraining.r + 1)) as u64;
     let bar = progress(rounds, &config.name);
     let counter = std::sync::atomic::AtomicU64::new(0);
-    let results = run(&config, &|msg: &str| {
-        if msg.starts_with("fold ") {
+    let results = run(&config, &|e: &crate::progress::Event| {
+        if *e == crate::progress::Event::Step {
             counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             bar.inc(1);
         }
-        bar.set_message(format!("{}: {msg}", config.name));
+        bar.set_message(format!("{}: {e}", config.name));
     })?;
     bar.finish_and_clear();
     crate::report::write_all(&results, &out)?;
@@ -860,11 +860,11 @@ pub struct TrainArgs {
 pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
     let config = crate::experiment::ExperimentConfig::load(&args.config)?;
     let bar = progress(config.cotraining.r as u64 + 1, &config.name);
-    let model = crate::apply::train(&config, &|msg| {
-        if msg.starts_with("co-training round") {
+    let model = crate::apply::train(&config, &|e: &crate::progress::Event| {
+        if *e == crate::progress::Event::Step {
             bar.inc(1);
         }
-        bar.set_message(msg.to_string());
+        bar.set_message(e.to_string());
     })?;
     bar.finish_and_clear();
     model.save(&args.out)?;
@@ -883,7 +883,7 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
 /// The model used when `--model` is not given: the one the project trains from its own
 /// corpora (`corpora/models/default.json`, rebuilt as corpora/models/README.md says), compiled
 /// into the binary so `parcels extract page.html` works anywhere.
-pub const DEFAULT_MODEL: &str = include_str!("../corpora/models/default.json");
+pub const DEFAULT_MODEL: &str = crate::apply::DEFAULT_MODEL_JSON;
 
 /// Options of `parcels classify` and `parcels extract`.
 #[derive(Debug, Clone, clap::Args)]
@@ -998,11 +998,11 @@ pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
     let config = crate::experiment::ExperimentConfig::load(&args.config)?;
     let folds = config.evaluation.folds as u64;
     let bar = progress(folds * (config.cotraining.r as u64 + 1), &config.name);
-    let (pages, models) = crate::apply::cross_extract(&config, &|msg| {
-        if msg.contains("co-training round") {
+    let (pages, models) = crate::apply::cross_extract(&config, &|e: &crate::progress::Event| {
+        if *e == crate::progress::Event::Step {
             bar.inc(1);
         }
-        bar.set_message(msg.to_string());
+        bar.set_message(e.to_string());
     })?;
     bar.finish_and_clear();
     let mut out = String::new();
@@ -1017,7 +1017,7 @@ pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
             Err(e) => {
                 failed += 1;
                 eprintln!("{}: {e}", p.path.display());
-                serde_json::json!({ "path": p.path.display().to_string(), "fold": p.fold, "error": e })
+                serde_json::json!({ "path": p.path.display().to_string(), "fold": p.fold, "error": e.to_string() })
             }
         };
         out.push_str(&record.to_string());

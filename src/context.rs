@@ -21,6 +21,16 @@ use crate::boost::{self, AdaBoostMhValidParams, BoostError};
 use crate::cotrain::TwoViews;
 use crate::matrix::FeatureMatrix;
 
+/// Why the context stage could not be trained.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ContextError {
+    #[error(transparent)]
+    Boost(#[from] BoostError),
+    #[error(transparent)]
+    Matrix(#[from] crate::matrix::MatrixError),
+}
+
 /// Settings of the context stage (`[context]` in an experiment config).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -125,18 +135,18 @@ pub fn cross_fitted_probabilities(
     page_of: &[usize],
     folds: usize,
     seed: u64,
-) -> Result<(Array2<f64>, Array2<f64>), String> {
+) -> Result<(Array2<f64>, Array2<f64>), ContextError> {
     let n = targets.len();
     let k = params.0.n_classes().unwrap_or_else(|| targets.iter().max().map_or(1, |m| m + 1));
     let mut out = (Array2::zeros((n, k)), Array2::zeros((n, k)));
     for held_out in boost::folds_by_group(page_of, folds, seed) {
         let train = boost::rows_outside(&held_out, n);
         let y: Vec<usize> = train.iter().map(|&r| targets[r]).collect();
-        let fitted = views.select_rows(&train).map_err(|e| e.to_string())?;
-        let test = views.select_rows(&held_out).map_err(|e| e.to_string())?;
+        let fitted = views.select_rows(&train)?;
+        let test = views.select_rows(&held_out)?;
         let fit = |p: &AdaBoostMhValidParams, x: &FeatureMatrix, t: &FeatureMatrix| -> Result<Array2<f64>, BoostError> { p.train(x, &y)?.predict_proba(t) };
-        let s = fit(params.0, &fitted.stylistic, &test.stylistic).map_err(|e| e.to_string())?;
-        let l = fit(params.1, &fitted.lexical, &test.lexical).map_err(|e| e.to_string())?;
+        let s = fit(params.0, &fitted.stylistic, &test.stylistic)?;
+        let l = fit(params.1, &fitted.lexical, &test.lexical)?;
         for (i, &r) in held_out.iter().enumerate() {
             out.0.row_mut(r).assign(&s.row(i));
             out.1.row_mut(r).assign(&l.row(i));

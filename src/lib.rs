@@ -11,12 +11,15 @@
 
 pub mod annotate;
 pub mod apply;
+pub mod baselines;
 pub mod boost;
 pub mod cli;
+pub mod config;
 pub mod context;
 pub mod corpus;
 pub mod cotrain;
 pub mod css;
+pub mod dataset;
 pub mod divide;
 pub mod eval;
 pub mod experiment;
@@ -24,6 +27,8 @@ pub mod files;
 pub mod lexical;
 pub mod matrix;
 pub mod page;
+pub mod progress;
 pub mod report;
 pub mod stylistic;
+pub mod train;
 pub mod views;

@@ -119,6 +119,18 @@ impl IdfTable {
         &self.stems
     }
 
+    /// SHA-256 (hex) of the table's content: documents, then `stem<TAB>df` per stem in id order.
+    /// A model records it, so it is never applied with weights other than those it learned.
+    pub fn digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(format!("{}\n", self.documents).as_bytes());
+        for (s, d) in self.stems.iter().zip(&self.df) {
+            h.update(format!("{s}\t{d}\n").as_bytes());
+        }
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     /// Document frequency of a stem (0 when missing).
     pub fn df(&self, stem: &str) -> u64 {
         self.id(stem).map_or(0, |i| self.df[i as usize])

@@ -24,6 +24,9 @@ use serde::{Deserialize, Serialize};
 use crate::boost::{AdaBoostMh, AdaBoostMhValidParams, BoostError, BoostPredictions};
 use crate::matrix::{FeatureMatrix, MatrixError};
 
+mod selection;
+pub use selection::{by_name as selection_by_name, ClassProportional, Selection, SelectionContext, TopK, SELECTIONS};
+
 /// The same blocks seen through both views (row `i` of each matrix is the same block).
 #[derive(Debug, Clone)]
 pub struct TwoViews {
@@ -173,7 +176,91 @@ pub struct CoTrained {
     pub added: Vec<usize>,
 }
 
-/// Co-trains the two learners; `observe` sees the learners after round 0 and after every round.
+/// One view in the teaching loop: the blocks it is trained on, the same pool blocks seen through
+/// it, and its learner's boosting parameters.
+pub struct ViewSpec<'a> {
+    pub train: &'a FeatureMatrix,
+    pub pool: &'a FeatureMatrix,
+    pub boost: &'a AdaBoostMhValidParams,
+}
+
+/// The learners after a round of [`teach`] (round 0: trained on the labelled data only), one
+/// per view in the order given.
+pub struct Round<'a> {
+    pub round: usize,
+    pub learners: &'a [AdaBoostMh],
+    /// Blocks in the (shared) training set now.
+    pub training_blocks: usize,
+}
+
+/// The result of [`teach`]: the final learner of each view, and how the run went.
+pub struct Taught {
+    pub learners: Vec<AdaBoostMh>,
+    pub rounds: usize,
+    pub stop: Stop,
+    /// Self-labelled blocks added in each round.
+    pub added: Vec<usize>,
+}
+
+/// The one teaching loop behind co-training (two views) and self-training (one view): each round
+/// a fresh pool of `u` blocks, every view's learner labels it, `selection` picks the
+/// self-labelled blocks that join the shared training set (a block joins once, with the label of
+/// the view that picked it), and every learner retrains (paper section 6, steps 1–4).
+/// `observe` sees the learners after round 0 and after every round.
+pub fn teach(
+    params: &CoTrainParams,
+    views: &[ViewSpec],
+    targets: &[usize],
+    n_classes: usize,
+    selection: &dyn Selection,
+    mut observe: impl FnMut(&Round),
+) -> Result<Taught, CoTrainError> {
+    params.validate()?;
+    let Some(first) = views.first() else {
+        return Err(CoTrainError::Params("no view to train".into()));
+    };
+    let pool_rows = first.pool.n_rows();
+    if views.iter().any(|v| v.pool.n_rows() != pool_rows || v.train.n_rows() != targets.len()) {
+        return Err(CoTrainError::Params("the views do not see the same blocks".into()));
+    }
+    let quotas = class_quotas(targets, n_classes, params.k);
+    let mut data: Vec<FeatureMatrix> = views.iter().map(|v| v.train.clone()).collect();
+    let mut labels = targets.to_vec();
+    let mut learners = views.iter().zip(&data).map(|(v, x)| v.boost.train(x, &labels)).collect::<Result<Vec<_>, _>>()?;
+    observe(&Round { round: 0, learners: &learners, training_blocks: labels.len() });
+    let order = pool_order(pool_rows, params.seed);
+    let mut added = Vec::new();
+    let mut stop = Stop::AllRounds;
+    for round in 1..=params.rounds {
+        // Step 1: a fresh pool of u blocks.
+        let Some(drawn) = draw(&order, round, params.u) else {
+            stop = Stop::PoolExhausted { after_round: round - 1 };
+            break;
+        };
+        // Step 2: each learner labels the pool.
+        let fresh = views.iter().map(|v| v.pool.select_rows(drawn)).collect::<Result<Vec<_>, _>>()?;
+        let predictions = learners.iter().zip(&fresh).map(|(l, x)| l.predict_with_confidence(x)).collect::<Result<Vec<_>, _>>()?;
+        // Step 3: the learners' most confident blocks, as the selection rule says.
+        let chosen = selection.select(&predictions, &SelectionContext { quotas: &quotas, k: params.k });
+        let rows: Vec<usize> = chosen.iter().map(|&(i, _)| i).collect();
+        for (x, f) in data.iter_mut().zip(&fresh) {
+            x.append(&f.select_rows(&rows)?)?;
+        }
+        labels.extend(chosen.iter().map(|&(_, c)| c));
+        added.push(chosen.len());
+        // Step 4: retrain every learner.
+        learners = views.iter().zip(&data).map(|(v, x)| v.boost.train(x, &labels)).collect::<Result<Vec<_>, _>>()?;
+        observe(&Round { round, learners: &learners, training_blocks: labels.len() });
+        if round * params.u >= order.len() && round < params.rounds {
+            stop = Stop::PoolExhausted { after_round: round };
+            break;
+        }
+    }
+    Ok(Taught { rounds: added.len(), learners, stop, added })
+}
+
+/// Co-trains the stylistic and the lexical learner with the paper's selection rule; `observe`
+/// sees the learners after round 0 and after every round.
 pub fn cotrain(
     params: &CoTrainParams,
     boost: (&AdaBoostMhValidParams, &AdaBoostMhValidParams),
@@ -183,48 +270,38 @@ pub fn cotrain(
     n_classes: usize,
     mut observe: impl FnMut(&RoundModels),
 ) -> Result<CoTrained, CoTrainError> {
-    params.validate()?;
-    let quotas = class_quotas(targets, n_classes, params.k);
-    let mut data = train.clone();
-    let mut labels = targets.to_vec();
-    let mut stylistic = boost.0.train(&data.stylistic, &labels)?;
-    let mut lexical = boost.1.train(&data.lexical, &labels)?;
-    observe(&RoundModels { round: 0, stylistic: &stylistic, lexical: &lexical, training_blocks: labels.len() });
-    let order = pool_order(pool.n_rows(), params.seed);
-    let mut added = Vec::new();
-    let mut stop = Stop::AllRounds;
-    for round in 1..=params.rounds {
-        // Step 1: a fresh pool of u blocks.
-        let Some(drawn) = draw(&order, round, params.u) else {
-            stop = Stop::PoolExhausted { after_round: round - 1 };
-            break;
-        };
-        let fresh = pool.select_rows(drawn)?;
-        // Step 2: each learner labels the pool.
-        let s_pred = stylistic.predict_with_confidence(&fresh.stylistic)?;
-        let l_pred = lexical.predict_with_confidence(&fresh.lexical)?;
-        // Step 3: each learner's most confident blocks, per class quota.
-        let mut taken = vec![false; drawn.len()];
-        let mut chosen = most_confident(&s_pred, &quotas, &mut taken);
-        chosen.extend(most_confident(&l_pred, &quotas, &mut taken));
-        let rows: Vec<usize> = chosen.iter().map(|&(i, _)| i).collect();
-        data.append(&fresh.select_rows(&rows)?)?;
-        labels.extend(chosen.iter().map(|&(_, c)| c));
-        added.push(chosen.len());
-        // Step 4: retrain both learners.
-        stylistic = boost.0.train(&data.stylistic, &labels)?;
-        lexical = boost.1.train(&data.lexical, &labels)?;
-        observe(&RoundModels { round, stylistic: &stylistic, lexical: &lexical, training_blocks: labels.len() });
-        if round * params.u >= order.len() && round < params.rounds {
-            stop = Stop::PoolExhausted { after_round: round };
-            break;
-        }
-    }
-    Ok(CoTrained { rounds: added.len(), stylistic, lexical, stop, added })
+    cotrain_with(params, boost, train, targets, pool, n_classes, &ClassProportional, |r| {
+        observe(&RoundModels { round: r.round, stylistic: &r.learners[0], lexical: &r.learners[1], training_blocks: r.training_blocks })
+    })
 }
 
-/// Self-training of one learner with the same `u`, `k`, `r` (its own most confident blocks,
-/// same class quotas), to tell co-training's gain from plain self-labelling.
+/// [`cotrain`] with another selection rule.
+#[allow(clippy::too_many_arguments)]
+pub fn cotrain_with(
+    params: &CoTrainParams,
+    boost: (&AdaBoostMhValidParams, &AdaBoostMhValidParams),
+    train: &TwoViews,
+    targets: &[usize],
+    pool: &TwoViews,
+    n_classes: usize,
+    selection: &dyn Selection,
+    observe: impl FnMut(&Round),
+) -> Result<CoTrained, CoTrainError> {
+    let views = [
+        ViewSpec { train: &train.stylistic, pool: &pool.stylistic, boost: boost.0 },
+        ViewSpec { train: &train.lexical, pool: &pool.lexical, boost: boost.1 },
+    ];
+    let t = teach(params, &views, targets, n_classes, selection, observe)?;
+    let mut learners = t.learners.into_iter();
+    let (Some(stylistic), Some(lexical)) = (learners.next(), learners.next()) else {
+        return Err(CoTrainError::Params("co-training lost a view".into()));
+    };
+    Ok(CoTrained { stylistic, lexical, rounds: t.rounds, stop: t.stop, added: t.added })
+}
+
+/// Self-training of one learner with the same `u`, `k`, `r` and selection rule (its own most
+/// confident blocks), to tell co-training's gain from plain self-labelling.
+#[allow(clippy::too_many_arguments)]
 pub fn self_train(
     params: &CoTrainParams,
     boost: &AdaBoostMhValidParams,
@@ -232,36 +309,13 @@ pub fn self_train(
     targets: &[usize],
     pool: &FeatureMatrix,
     n_classes: usize,
+    selection: &dyn Selection,
     mut observe: impl FnMut(usize, &AdaBoostMh),
 ) -> Result<(AdaBoostMh, Stop), CoTrainError> {
-    params.validate()?;
-    let quotas = class_quotas(targets, n_classes, params.k);
-    let mut data = train.clone();
-    let mut labels = targets.to_vec();
-    let mut model = boost.train(&data, &labels)?;
-    observe(0, &model);
-    let order = pool_order(pool.n_rows(), params.seed);
-    let mut stop = Stop::AllRounds;
-    for round in 1..=params.rounds {
-        let Some(drawn) = draw(&order, round, params.u) else {
-            stop = Stop::PoolExhausted { after_round: round - 1 };
-            break;
-        };
-        let fresh = pool.select_rows(drawn)?;
-        let pred = model.predict_with_confidence(&fresh)?;
-        let mut taken = vec![false; drawn.len()];
-        let chosen = most_confident(&pred, &quotas, &mut taken);
-        let rows: Vec<usize> = chosen.iter().map(|&(i, _)| i).collect();
-        data.append(&fresh.select_rows(&rows)?)?;
-        labels.extend(chosen.iter().map(|&(_, c)| c));
-        model = boost.train(&data, &labels)?;
-        observe(round, &model);
-        if round * params.u >= order.len() && round < params.rounds {
-            stop = Stop::PoolExhausted { after_round: round };
-            break;
-        }
-    }
-    Ok((model, stop))
+    let views = [ViewSpec { train, pool, boost }];
+    let t = teach(params, &views, targets, n_classes, selection, |r| observe(r.round, &r.learners[0]))?;
+    let model = t.learners.into_iter().next().ok_or_else(|| CoTrainError::Params("self-training lost its view".into()))?;
+    Ok((model, t.stop))
 }
 
 /// The pool blocks of `round` (from 1): the next `u` of the drawing order, or `None` when the

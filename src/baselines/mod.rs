@@ -1,0 +1,82 @@
+//! Baselines: the learners an experiment measures beside the co-trained ones, on the same folds
+//! and the same held-out blocks (paper section 7: the majority class and the single-view
+//! learner; self-training, to tell co-training's gain from plain self-labelling; SAMME from
+//! linfa-ensemble, a boosted learner from outside parcels).
+//!
+//! A baseline is one type implementing [`Baseline`] in its own file and one line in
+//! [`BUILT_IN`]; a config picks baselines by name (`evaluation.baselines`), and reports show
+//! every learner found in the results. A library user can also run an experiment with a
+//! baseline of their own ([`crate::experiment::run_with`]).
+
+mod majority;
+mod samme;
+mod self_training;
+mod single_view;
+
+use crate::config::ExperimentConfig;
+use crate::cotrain::TwoViews;
+use crate::train::{Fitted, TrainError};
+
+pub use majority::Majority;
+pub use samme::Samme;
+pub use self_training::SelfTraining;
+pub use single_view::SingleView;
+
+/// One fold of an experiment, as a baseline sees it.
+pub struct Fold<'a> {
+    pub config: &'a ExperimentConfig,
+    /// The fold's number and seed.
+    pub index: usize,
+    pub seed: u64,
+    /// Classes of the training scheme.
+    pub n_classes: usize,
+    /// The training side: blocks, their classes and their pages.
+    pub train: &'a TwoViews,
+    pub targets: &'a [usize],
+    pub train_pages: &'a [usize],
+    /// The held-out blocks.
+    pub test: &'a TwoViews,
+    /// The unlabelled pool.
+    pub pool: &'a TwoViews,
+    /// What the one training path made of the training side (its single-view learner and
+    /// boosting rounds are the baselines' too).
+    pub fitted: &'a Fitted,
+}
+
+/// A learner measured beside the co-trained ones.
+pub trait Baseline: Send + Sync {
+    /// Its name in results, curves and reports.
+    fn name(&self) -> &str;
+    /// The classes (training scheme) it gives the fold's held-out blocks, per round; a learner
+    /// without rounds gives one.
+    fn predict(&self, fold: &Fold) -> Result<Vec<Vec<usize>>, TrainError>;
+}
+
+/// Makes a baseline for a config.
+pub type Constructor = fn(&ExperimentConfig) -> Box<dyn Baseline>;
+
+/// The built-in baselines, in the order reports show them.
+pub const BUILT_IN: &[(&str, Constructor)] = &[
+    ("single-view", |_| Box::new(SingleView)),
+    ("self-training", |_| Box::new(SelfTraining)),
+    ("majority", |_| Box::new(Majority)),
+    ("samme", |c| Box::new(Samme { stumps: c.evaluation.samme_stumps })),
+];
+
+/// The built-in baseline called `name`.
+pub fn by_name(name: &str, config: &ExperimentConfig) -> Option<Box<dyn Baseline>> {
+    BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, make)| make(config))
+}
+
+/// The baselines a config asks for: `evaluation.baselines`, or all built-in ones (SAMME only
+/// with `samme_stumps > 0`). Unknown names were refused when the config was loaded.
+pub fn from_config(config: &ExperimentConfig) -> Vec<Box<dyn Baseline>> {
+    match &config.evaluation.baselines {
+        Some(names) => names.iter().filter_map(|n| by_name(n, config)).collect(),
+        None => BUILT_IN
+            .iter()
+            .filter(|(n, _)| *n != "samme" || config.evaluation.samme_stumps > 0)
+            .map(|(_, make)| make(config))
+            .collect(),
+    }
+}

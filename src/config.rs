@@ -1,0 +1,356 @@
+//! Experiment configuration: one TOML file (under `configs/`) says everything a run or a trained
+//! model depends on: the labelled sets and their label scheme, the unlabelled pool, the divider
+//! inventory, which feature groups make each view, boosting, co-training (`u`, `k`, `r`, the
+//! selection rule), the baselines and the folds of the evaluation, and the context stage.
+//!
+//! Input: a TOML file, or a string and the directory it stands for. Output: an
+//! [`ExperimentConfig`], checked once ([`ExperimentConfig::load`]): unknown keys, missing files
+//! and impossible values are errors naming the file before any work starts.
+//!
+//! Paths in a config are relative to the directory of the config file, as in Cargo manifests,
+//! so `parcels experiment /anywhere/configs/demo.toml` works from any directory.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::corpus::{LabelScheme, SchemeMapping};
+use crate::divide::{Divider, DividerConfig};
+use crate::views::ViewConfig;
+
+/// An experiment, as written in `configs/*.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentConfig {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Seed of every random choice (folds, pool order).
+    pub seed: u64,
+    pub corpus: CorpusConfig,
+    pub pool: PoolConfig,
+    #[serde(default)]
+    pub views: ViewConfig,
+    pub boosting: BoostingConfig,
+    pub cotraining: CoTrainingConfig,
+    pub evaluation: EvaluationConfig,
+    /// The context stage: a third learner over both views' probabilities of a block and its
+    /// neighbours; none by default, as in the paper. See [`crate::context`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<crate::context::ContextConfig>,
+    /// The directory relative paths are resolved against (the config file's directory); not
+    /// part of the file.
+    #[serde(skip)]
+    pub base: PathBuf,
+}
+
+/// The labelled blocks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorpusConfig {
+    /// Directories of label files.
+    pub labels: Vec<PathBuf>,
+    /// Root of the corpora the label files name.
+    pub corpora: PathBuf,
+    /// Label scheme of the label files (a built-in name or a scheme file).
+    pub scheme: String,
+    /// Scheme the learners are trained in, when coarser than the files' (through the built-in
+    /// mapping; e.g. `song-3level` for the paper's section 7.3); default: `scheme`.
+    #[serde(default)]
+    pub train_scheme: Option<String>,
+    /// Scheme the results are reported in (through the built-in mapping from the training
+    /// scheme); default: the training scheme.
+    #[serde(default)]
+    pub report_scheme: Option<String>,
+    /// Divider configuration (tag inventory); default: the built-in fine-grained one.
+    #[serde(default)]
+    pub divider: Option<PathBuf>,
+}
+
+/// The unlabelled pool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoolConfig {
+    /// Manifests: `page-in-corpus<TAB>site` per line.
+    pub manifests: Vec<PathBuf>,
+    /// Corpus (directory under `corpora`) of the manifests' pages.
+    pub corpus: String,
+    /// Root of that corpus; default: the labelled corpus's root.
+    #[serde(default)]
+    pub corpora: Option<PathBuf>,
+}
+
+/// Boosting rounds: a number, or `"cv"` to choose them by cross-validation on each fold's
+/// training data (as the paper did).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Rounds {
+    Fixed(usize),
+    Chosen(String),
+}
+
+impl fmt::Display for Rounds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rounds::Fixed(n) => write!(f, "{n}"),
+            Rounds::Chosen(_) => f.write_str("chosen by cross-validation on each fold's training pages"),
+        }
+    }
+}
+
+/// The boosted learners' settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoostingConfig {
+    pub rounds: Rounds,
+    /// With `rounds = "cv"`: the largest round count tried and the inner folds (by page).
+    #[serde(default = "default_max_rounds")]
+    pub max_rounds: usize,
+    #[serde(default = "default_cv_folds")]
+    pub cv_folds: usize,
+    /// Thresholds tried per numeric feature (quantile bins); default: the learner's (255, exact
+    /// for features with at most 255 distinct values). 32 halves fitting time.
+    #[serde(default)]
+    pub max_bins: Option<usize>,
+}
+
+fn default_max_rounds() -> usize {
+    400
+}
+
+fn default_cv_folds() -> usize {
+    3
+}
+
+/// Co-training (paper section 6): each round a fresh pool of `u` unlabelled blocks, each learner
+/// adds `k` self-labelled blocks, for `r` rounds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoTrainingConfig {
+    pub u: usize,
+    pub k: usize,
+    pub r: usize,
+    /// Which self-labelled blocks join the training set ([`crate::cotrain::SELECTIONS`]);
+    /// default: the paper's `class-proportional`.
+    #[serde(default = "default_selection", skip_serializing_if = "is_default_selection")]
+    pub selection: String,
+}
+
+fn default_selection() -> String {
+    "class-proportional".into()
+}
+
+fn is_default_selection(s: &String) -> bool {
+    *s == default_selection()
+}
+
+/// How folds split the labelled pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Split {
+    Page,
+    Site,
+}
+
+impl fmt::Display for Split {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Split::Page => "page",
+            Split::Site => "site",
+        })
+    }
+}
+
+/// Cross-validation and the baselines measured beside the co-trained learners.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluationConfig {
+    pub folds: usize,
+    #[serde(default = "default_split")]
+    pub split: Split,
+    /// Stumps of the SAMME baseline (linfa-ensemble); 0 leaves it out.
+    #[serde(default = "default_samme")]
+    pub samme_stumps: usize,
+    /// Baselines to run, by name ([`crate::baselines::BUILT_IN`]); default: all of them (SAMME
+    /// only with `samme_stumps > 0`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baselines: Option<Vec<String>>,
+}
+
+fn default_split() -> Split {
+    Split::Page
+}
+
+fn default_samme() -> usize {
+    200
+}
+
+/// Why a config was refused. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    #[error("{path}: cannot read: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+impl ExperimentConfig {
+    /// Reads and validates a config: unknown keys, missing files and impossible values are
+    /// errors before any work starts. Relative paths in it are relative to its directory.
+    pub fn load(path: &Path) -> Result<ExperimentConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io { path: path.to_path_buf(), source })?;
+        let base = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
+        ExperimentConfig::from_toml(&text, path, &base)
+    }
+
+    /// Parses and validates a config's text; `path` names it in errors, `base` is the directory
+    /// its relative paths are relative to.
+    pub fn from_toml(text: &str, path: &Path, base: &Path) -> Result<ExperimentConfig, ConfigError> {
+        let mut config: ExperimentConfig =
+            toml::from_str(text).map_err(|e| ConfigError::Invalid { path: path.to_path_buf(), message: e.to_string() })?;
+        config.base = base.to_path_buf();
+        config.validate(path)?;
+        Ok(config)
+    }
+
+    /// A path of the config, resolved against its directory.
+    pub fn path(&self, p: &Path) -> PathBuf {
+        if p.is_absolute() || self.base.as_os_str().is_empty() {
+            p.to_path_buf()
+        } else {
+            self.base.join(p)
+        }
+    }
+
+    /// A path for messages: as written, and what it resolved to when that differs.
+    fn shown(&self, p: &Path) -> String {
+        let resolved = self.path(p);
+        if resolved == p {
+            p.display().to_string()
+        } else {
+            format!("{} (relative to {}: {})", p.display(), self.base.display(), resolved.display())
+        }
+    }
+
+    /// A label scheme named in the config: a built-in name, or a scheme file relative to the
+    /// config.
+    pub fn scheme(&self, name: &str) -> Result<LabelScheme, crate::corpus::scheme::SchemeError> {
+        match LabelScheme::built_in(name) {
+            Some(s) => Ok(s),
+            None => LabelScheme::load(self.path(Path::new(name))),
+        }
+    }
+
+    /// The divider inventory the config names (or the built-in fine-grained one).
+    pub fn divider_config(&self) -> Result<DividerConfig, crate::divide::ConfigError> {
+        match &self.corpus.divider {
+            Some(p) => DividerConfig::load(self.path(p)),
+            None => Ok(DividerConfig::default()),
+        }
+    }
+
+    /// The divider the config names.
+    pub fn divider(&self) -> Result<Divider, crate::divide::ConfigError> {
+        Ok(Divider::new(self.divider_config()?))
+    }
+
+    /// The co-training selection rule the config names.
+    pub fn selection(&self) -> Option<&'static dyn crate::cotrain::Selection> {
+        crate::cotrain::selection_by_name(&self.cotraining.selection)
+    }
+
+    /// Checks every value and every path; `path` names the config in errors.
+    pub fn validate(&self, path: &Path) -> Result<(), ConfigError> {
+        let bad = |message: String| ConfigError::Invalid { path: path.to_path_buf(), message };
+        if self.evaluation.folds < 2 {
+            return Err(bad(format!("evaluation.folds = {}: cross-validation needs at least 2 folds", self.evaluation.folds)));
+        }
+        let c = &self.cotraining;
+        if c.u == 0 || c.k == 0 {
+            return Err(bad(format!("cotraining: u ({}) and k ({}) must be positive", c.u, c.k)));
+        }
+        if c.k > c.u {
+            return Err(bad(format!("cotraining: k ({}) cannot exceed u ({})", c.k, c.u)));
+        }
+        if self.selection().is_none() {
+            let known: Vec<&str> = crate::cotrain::SELECTIONS.iter().map(|s| s.name()).collect();
+            return Err(bad(format!("cotraining.selection = {:?}: unknown (known: {})", c.selection, known.join(", "))));
+        }
+        if let Some(names) = &self.evaluation.baselines {
+            for n in names {
+                if crate::baselines::by_name(n, self).is_none() {
+                    let known: Vec<&str> = crate::baselines::BUILT_IN.iter().map(|(n, _)| *n).collect();
+                    return Err(bad(format!("evaluation.baselines: unknown baseline {n:?} (known: {})", known.join(", "))));
+                }
+            }
+        }
+        if let Some(ctx) = &self.context {
+            if ctx.rounds == 0 || ctx.folds < 2 {
+                return Err(bad(format!("context: rounds ({}) must be positive and folds ({}) at least 2", ctx.rounds, ctx.folds)));
+            }
+        }
+        match &self.boosting.rounds {
+            Rounds::Fixed(0) => return Err(bad("boosting.rounds must be at least 1".into())),
+            Rounds::Chosen(s) if s != "cv" => return Err(bad(format!("boosting.rounds = {s:?}: a number or \"cv\""))),
+            Rounds::Chosen(_) if self.boosting.max_rounds == 0 || self.boosting.cv_folds < 2 => {
+                return Err(bad("boosting.max_rounds must be positive and boosting.cv_folds at least 2".into()))
+            }
+            _ => {}
+        }
+        let mut scheme = self.scheme(&self.corpus.scheme).map_err(|e| bad(e.to_string()))?;
+        if let Some(t) = &self.corpus.train_scheme {
+            let to = self.scheme(t).map_err(|e| bad(e.to_string()))?;
+            if to.name != scheme.name && SchemeMapping::between(&scheme, &to).is_none() {
+                return Err(bad(format!("no built-in mapping from {} to {}", scheme.name, to.name)));
+            }
+            scheme = to;
+        }
+        if let Some(r) = &self.corpus.report_scheme {
+            let to = self.scheme(r).map_err(|e| bad(e.to_string()))?;
+            if to.name != scheme.name && SchemeMapping::between(&scheme, &to).is_none() {
+                return Err(bad(format!("no built-in mapping from {} to {}", scheme.name, to.name)));
+            }
+        }
+        for dir in &self.corpus.labels {
+            if !self.path(dir).is_dir() {
+                return Err(bad(format!("corpus.labels: {} is not a directory", self.shown(dir))));
+            }
+        }
+        if !self.path(&self.corpus.corpora).is_dir() {
+            return Err(bad(format!("corpus.corpora: {} is not a directory", self.shown(&self.corpus.corpora))));
+        }
+        for m in &self.pool.manifests {
+            if !self.path(m).is_file() {
+                return Err(bad(format!("pool.manifests: {} not found", self.shown(m))));
+            }
+        }
+        self.divider_config().map_err(|e| bad(e.to_string()))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_relative_to_the_config_file() {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
+        let text = std::fs::read_to_string(base.join("demo.toml")).unwrap();
+        let c = ExperimentConfig::from_toml(&text, &base.join("demo.toml"), &base).unwrap();
+        assert_eq!(c.path(Path::new("../corpora")), base.join("../corpora"));
+        assert_eq!(c.path(Path::new("/abs")), Path::new("/abs"));
+        // The same text read as if it sat elsewhere names what its paths resolved to.
+        let elsewhere = std::env::temp_dir();
+        let err = ExperimentConfig::from_toml(&text, &elsewhere.join("demo.toml"), &elsewhere).unwrap_err().to_string();
+        assert!(err.contains(&format!("relative to {}", elsewhere.display())), "{err}");
+    }
+
+    #[test]
+    fn values_read_as_words_in_reports() {
+        assert_eq!(Rounds::Fixed(100).to_string(), "100");
+        assert_eq!(Split::Site.to_string(), "site");
+    }
+}

@@ -1,0 +1,228 @@
+//! A config's data: its labelled blocks (both views, gold class in the training scheme, page and
+//! site of each) and its unlabelled pool (both views), read once and shared by every fold of an
+//! experiment, by `parcels train` and by cross-validated extraction.
+//!
+//! Input: an [`ExperimentConfig`]. Output: [`Prepared`]. Pages are read and their views built in
+//! parallel, and put together in the order of the label files (sorted) and of the manifests, so
+//! the same config gives the same rows.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::config::{ConfigError, ExperimentConfig, Split};
+use crate::corpus::scheme::SchemeError;
+use crate::corpus::{label_files, load_labelled, CorpusError, LabelScheme, SchemeMapping};
+use crate::cotrain::TwoViews;
+use crate::divide::Divider;
+use crate::lexical::{IdfError, IdfTable};
+use crate::matrix::MatrixError;
+use crate::page::{LoadOptions, Page, PageError};
+use crate::progress::{Event, Loaded, Progress, Stage};
+use crate::stylistic::StyleOptions;
+use crate::views::{ViewBuilder, ViewError};
+
+/// Why a config's data could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DataError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Scheme(#[from] SchemeError),
+    #[error(transparent)]
+    Divider(#[from] crate::divide::ConfigError),
+    #[error(transparent)]
+    Idf(#[from] IdfError),
+    #[error(transparent)]
+    Labels(#[from] CorpusError),
+    #[error(transparent)]
+    Page(#[from] PageError),
+    #[error("{path}: {source}")]
+    View { path: PathBuf, source: ViewError },
+    #[error("{path}: cannot read: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("no built-in mapping from scheme {from} to {to}")]
+    NoMapping { from: String, to: String },
+    #[error("no labelled pages in {dirs}")]
+    NoLabelledPages { dirs: String },
+    #[error("the unlabelled pool is empty")]
+    EmptyPool,
+    #[error(transparent)]
+    Matrix(#[from] MatrixError),
+}
+
+/// The labelled blocks of a config and the page (and site) of each.
+pub struct LabelledData {
+    pub views: TwoViews,
+    /// Class index (training scheme) per block.
+    pub targets: Vec<usize>,
+    /// Page index per block, and the pages' names and sites.
+    pub page_of: Vec<usize>,
+    pub pages: Vec<(String, String)>,
+    /// The corpus page behind each labelled page, in the order of `pages`.
+    pub page_paths: Vec<PathBuf>,
+    /// Blocks per class.
+    pub class_counts: Vec<usize>,
+    /// Labelled pages' blocks without a majority label (left out).
+    pub unlabelled_blocks: usize,
+}
+
+impl LabelledData {
+    /// The group of each block that cross-validation keeps whole: its page, or its site (pages
+    /// without a site are their own site).
+    pub fn groups(&self, split: Split) -> Vec<usize> {
+        match split {
+            Split::Page => self.page_of.clone(),
+            Split::Site => {
+                let mut site_ids: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+                let page_site: Vec<usize> = self
+                    .pages
+                    .iter()
+                    .map(|(name, site)| {
+                        let key = if site.is_empty() { name.as_str() } else { site.as_str() };
+                        let n = site_ids.len();
+                        *site_ids.entry(key).or_insert(n)
+                    })
+                    .collect();
+                self.page_of.iter().map(|&p| page_site[p]).collect()
+            }
+        }
+    }
+}
+
+/// What an experiment and a trained model both start from: the divider and view builder of the
+/// config, the training scheme, the labelled blocks (targets in training classes) and the
+/// unlabelled pool.
+pub struct Prepared {
+    pub divider: Divider,
+    pub builder: ViewBuilder,
+    /// The scheme the learners are trained in.
+    pub scheme: LabelScheme,
+    pub data: LabelledData,
+    pub pool: TwoViews,
+    pub pool_pages: usize,
+}
+
+/// The view builder of a config: its feature groups, the shipped IDF table.
+pub fn view_builder(config: &ExperimentConfig) -> Result<ViewBuilder, DataError> {
+    let idf = IdfTable::dragnet()?;
+    ViewBuilder::new(&config.views, idf, StyleOptions::default()).map_err(|source| DataError::View { path: "config".into(), source })
+}
+
+/// Loads a config's labelled data and pool, mapped into its training scheme.
+pub fn prepare(config: &ExperimentConfig, progress: &dyn Progress) -> Result<Prepared, DataError> {
+    let label_scheme = config.scheme(&config.corpus.scheme)?;
+    let (scheme, train_map) = match &config.corpus.train_scheme {
+        Some(t) if t != &label_scheme.name => {
+            let to = config.scheme(t)?;
+            let m = SchemeMapping::between(&label_scheme, &to).ok_or_else(|| DataError::NoMapping { from: label_scheme.name.clone(), to: t.clone() })?;
+            (to.clone(), Some(m.index_table(&label_scheme, &to)))
+        }
+        _ => (label_scheme.clone(), None),
+    };
+    let divider = config.divider()?;
+    let builder = view_builder(config)?;
+    progress.event(&Event::Stage { fold: None, stage: Stage::LoadingLabelled });
+    let mut data = load_labelled_data(config, &divider, &builder, &label_scheme)?;
+    if let Some(t) = &train_map {
+        data.targets.iter_mut().for_each(|c| *c = t[*c]);
+        data.class_counts = vec![0; scheme.len()];
+        for &c in &data.targets {
+            data.class_counts[c] += 1;
+        }
+    }
+    progress.event(&Event::Loaded { what: Loaded::Labelled, pages: data.pages.len(), blocks: data.targets.len() });
+    progress.event(&Event::Stage { fold: None, stage: Stage::LoadingPool });
+    let (pool, pool_pages) = load_pool(config, &divider, &builder)?;
+    progress.event(&Event::Loaded { what: Loaded::Pool, pages: pool_pages, blocks: pool.n_rows() });
+    Ok(Prepared { divider, builder, scheme, data, pool, pool_pages })
+}
+
+type PageData = (String, String, PathBuf, TwoViews, Vec<usize>, usize);
+
+/// Loads the labelled blocks and builds their views.
+pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder: &ViewBuilder, scheme: &LabelScheme) -> Result<LabelledData, DataError> {
+    let mut files = Vec::new();
+    for dir in &config.corpus.labels {
+        files.extend(label_files(&config.path(dir))?);
+    }
+    let corpora = config.path(&config.corpus.corpora);
+    let per_page: Vec<Result<PageData, DataError>> = files
+        .par_iter()
+        .map(|f| {
+            let lp = load_labelled(f, &corpora, divider, scheme)?;
+            let v = builder.build(&lp.page, &lp.division).map_err(|source| DataError::View { path: f.clone(), source })?;
+            let keep: Vec<usize> = (0..lp.gold.len()).filter(|&i| lp.gold[i].label.is_some()).collect();
+            let targets = keep.iter().filter_map(|&i| lp.gold[i].label).collect();
+            let views = TwoViews { stylistic: v.stylistic, lexical: v.lexical }.select_rows(&keep)?;
+            let name = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+            Ok((name, lp.labels.site.clone().unwrap_or_default(), lp.page.path.clone(), views, targets, lp.gold.len() - keep.len()))
+        })
+        .collect();
+    let mut data: Option<LabelledData> = None;
+    for r in per_page {
+        let (name, site, path, views, targets, unlabelled) = r?;
+        let d = match &mut data {
+            Some(d) => d,
+            None => data.insert(LabelledData {
+                views: views.select_rows(&[])?,
+                targets: Vec::new(),
+                page_of: Vec::new(),
+                pages: Vec::new(),
+                page_paths: Vec::new(),
+                class_counts: vec![0; scheme.len()],
+                unlabelled_blocks: 0,
+            }),
+        };
+        d.views.append(&views)?;
+        let page = d.pages.len();
+        d.page_of.extend(std::iter::repeat_n(page, targets.len()));
+        for &t in &targets {
+            d.class_counts[t] += 1;
+        }
+        d.targets.extend(targets);
+        d.pages.push((name, site));
+        d.page_paths.push(path);
+        d.unlabelled_blocks += unlabelled;
+    }
+    data.ok_or_else(|| DataError::NoLabelledPages {
+        dirs: config.corpus.labels.iter().map(|d| config.path(d).display().to_string()).collect::<Vec<_>>().join(", "),
+    })
+}
+
+/// Loads the unlabelled pool's pages and builds their views (all blocks).
+pub fn load_pool(config: &ExperimentConfig, divider: &Divider, builder: &ViewBuilder) -> Result<(TwoViews, usize), DataError> {
+    let root = config.path(config.pool.corpora.as_ref().unwrap_or(&config.corpus.corpora)).join(&config.pool.corpus);
+    let mut pages = Vec::new();
+    for m in &config.pool.manifests {
+        let path = config.path(m);
+        let text = std::fs::read_to_string(&path).map_err(|source| DataError::Io { path: path.clone(), source })?;
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            pages.push(root.join(line.split('\t').next().unwrap_or(line).trim()));
+        }
+    }
+    let built: Vec<Result<TwoViews, DataError>> = pages
+        .par_iter()
+        .map(|p| {
+            let page = Page::load(p, &LoadOptions::default())?;
+            let division = divider.divide(&page);
+            let v = builder.build(&page, &division).map_err(|source| DataError::View { path: p.clone(), source })?;
+            Ok(TwoViews { stylistic: v.stylistic, lexical: v.lexical })
+        })
+        .collect();
+    let mut pool: Option<TwoViews> = None;
+    for b in built {
+        let b = b?;
+        match &mut pool {
+            Some(p) => p.append(&b)?,
+            None => pool = Some(b),
+        }
+    }
+    pool.map(|p| (p, pages.len())).ok_or(DataError::EmptyPool)
+}
+
+/// The corpus root a config's labelled pages sit under (for messages and tools).
+pub fn corpora_root(config: &ExperimentConfig) -> PathBuf {
+    config.path(Path::new(&config.corpus.corpora))
+}

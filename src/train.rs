@@ -1,0 +1,233 @@
+//! The one training path: what a config's learners become when trained on some labelled blocks.
+//! `parcels experiment` evaluates what [`fit`] returns on each fold, `parcels train` saves what it
+//! returns on all labelled blocks, and `parcels cross-extract` extracts each fold's held-out pages
+//! with it, so the model that ships is the model that was measured.
+//!
+//! Input: a config, its [`Prepared`] data, the labelled rows to learn from and a seed. Output:
+//! [`Fitted`]: the stylistic and lexical learners co-trained with the pool (paper section 6), the
+//! single-view learner on both views' features (the paper's comparison point), and the context
+//! stage when the config has one ([`crate::context`]). [`decide`] then labels blocks with them:
+//! the more confident view's label (paper section 6), or the context stage's.
+//!
+//! Boosting rounds are a number or chosen per learner by cross-validation on the training
+//! pages (`rounds = "cv"`, inner folds by page seeded by `seed`).
+
+use std::collections::BTreeMap;
+
+use linfa::ParamGuard;
+use ndarray::Array2;
+
+use crate::boost::{self, to_probabilities, AdaBoostMh, AdaBoostMhParams, AdaBoostMhValidParams, BoostError, BoostPredictions};
+use crate::config::{ExperimentConfig, Rounds};
+use crate::context::ContextError;
+use crate::cotrain::{self, CoTrainError, CoTrainParams, RoundModels, Stop, TwoViews, View};
+use crate::dataset::Prepared;
+use crate::matrix::{FeatureMatrix, MatrixError};
+use crate::progress::{Event, Progress, Stage};
+
+/// Learner names in results, curves and reports.
+pub const STYLISTIC: &str = "stylistic";
+pub const LEXICAL: &str = "lexical";
+pub const COMBINED: &str = "combined";
+pub const CONTEXT: &str = "context";
+pub const SINGLE_VIEW: &str = "single-view";
+
+/// Why learners could not be trained or applied.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrainError {
+    #[error(transparent)]
+    Boost(#[from] BoostError),
+    #[error(transparent)]
+    CoTrain(#[from] CoTrainError),
+    #[error(transparent)]
+    Context(#[from] ContextError),
+    #[error(transparent)]
+    Matrix(#[from] MatrixError),
+    #[error("unknown co-training selection rule {0:?}")]
+    Selection(String),
+    #[error("{baseline}: {message}")]
+    Baseline { baseline: String, message: String },
+}
+
+/// The learners of a config trained on some labelled blocks.
+#[derive(Debug, Clone)]
+pub struct Fitted {
+    /// The co-trained stylistic and lexical learners after the last round.
+    pub stylistic: AdaBoostMh,
+    pub lexical: AdaBoostMh,
+    /// Both views' features, labelled blocks only.
+    pub single_view: AdaBoostMh,
+    /// The context stage, when the config has one.
+    pub context: Option<AdaBoostMh>,
+    /// Boosting rounds used per learner (`stylistic`, `lexical`, `single-view`).
+    pub boosting_rounds: BTreeMap<String, usize>,
+    pub stop: Stop,
+    /// Self-labelled blocks added per co-training round.
+    pub added: Vec<usize>,
+    /// Labelled and self-labelled blocks the co-trained learners ended with.
+    pub training_blocks: usize,
+}
+
+/// Validated boosting parameters for `rounds` rounds, with the config's `max_bins`.
+pub fn boost_params(config: &ExperimentConfig, n_classes: usize, rounds: usize) -> Result<AdaBoostMhValidParams, TrainError> {
+    let mut p = AdaBoostMhParams::new().n_rounds(rounds).n_classes(Some(n_classes));
+    if let Some(bins) = config.boosting.max_bins {
+        p = p.max_bins(Some(bins));
+    }
+    Ok(p.check()?)
+}
+
+/// The boosting rounds for one learner on some training data (`pages`: the page of each row,
+/// which the inner cross-validation folds keep whole).
+pub fn rounds_for(config: &ExperimentConfig, x: &FeatureMatrix, y: &[usize], pages: &[usize], k: usize, seed: u64) -> Result<usize, TrainError> {
+    match &config.boosting.rounds {
+        Rounds::Fixed(n) => Ok(*n),
+        Rounds::Chosen(_) => {
+            let inner = boost::folds_by_group(pages, config.boosting.cv_folds, seed);
+            let params = boost_params(config, k, config.boosting.max_rounds)?;
+            let choice = boost::choose_rounds_by_cv(&params, x, y, &inner, config.boosting.max_rounds)?;
+            Ok(choice.n_rounds.max(1))
+        }
+    }
+}
+
+/// The co-training parameters of a config with a seed.
+pub fn cotrain_params(config: &ExperimentConfig, seed: u64) -> CoTrainParams {
+    CoTrainParams { u: config.cotraining.u, k: config.cotraining.k, rounds: config.cotraining.r, seed }
+}
+
+/// Trains a config's learners on some labelled blocks (`rows` of the prepared data), co-trained
+/// with the whole pool; `seed` orders the pool and the inner folds that choose boosting rounds.
+/// `observe` sees the co-trained learners after round 0 and after every round; `fold` only
+/// labels the progress events.
+pub fn fit(
+    config: &ExperimentConfig,
+    prepared: &Prepared,
+    rows: &[usize],
+    seed: u64,
+    fold: Option<usize>,
+    progress: &dyn Progress,
+    mut observe: impl FnMut(&RoundModels),
+) -> Result<Fitted, TrainError> {
+    let Prepared { scheme, data, pool, .. } = prepared;
+    let k = scheme.len();
+    let views = data.views.select_rows(rows)?;
+    let targets: Vec<usize> = rows.iter().map(|&r| data.targets[r]).collect();
+    let pages: Vec<usize> = rows.iter().map(|&r| data.page_of[r]).collect();
+    let stage = |stage: Stage| progress.event(&Event::Stage { fold, stage });
+    stage(Stage::ChoosingRounds);
+    let single = views.single_view()?;
+    let mut boosting_rounds = BTreeMap::new();
+    for (name, x) in [(STYLISTIC, &views.stylistic), (LEXICAL, &views.lexical), (SINGLE_VIEW, &single)] {
+        boosting_rounds.insert(name.to_string(), rounds_for(config, x, &targets, &pages, k, seed)?);
+    }
+    let (ps, pl) = (boost_params(config, k, boosting_rounds[STYLISTIC])?, boost_params(config, k, boosting_rounds[LEXICAL])?);
+    stage(Stage::CoTraining);
+    let selection = config.selection().ok_or_else(|| TrainError::Selection(config.cotraining.selection.clone()))?;
+    let mut training_blocks = 0;
+    let co = cotrain::cotrain_with(&cotrain_params(config, seed), (&ps, &pl), &views, &targets, pool, k, selection, |r| {
+        training_blocks = r.training_blocks;
+        observe(&RoundModels { round: r.round, stylistic: &r.learners[0], lexical: &r.learners[1], training_blocks: r.training_blocks });
+        progress.event(&Event::Round { fold, round: r.round, training_blocks: r.training_blocks });
+        progress.event(&Event::Step);
+    })?;
+    let single_view = boost_params(config, k, boosting_rounds[SINGLE_VIEW])?.train(&single, &targets)?;
+    let context = match &config.context {
+        None => None,
+        Some(ctx) => {
+            stage(Stage::ContextCrossFitting);
+            let (s, l) = crate::context::cross_fitted_probabilities((&ps, &pl), &views, &targets, &pages, ctx.folds, seed)?;
+            let classes: Vec<String> = scheme.names().map(str::to_string).collect();
+            let x = crate::context::features(s.view(), l.view(), &pages, &classes);
+            stage(Stage::ContextTraining);
+            let model = boost_params(config, k, ctx.rounds)?.train(&x, &targets)?;
+            progress.event(&Event::Step);
+            Some(model)
+        }
+    };
+    Ok(Fitted {
+        stylistic: co.stylistic,
+        lexical: co.lexical,
+        single_view,
+        context,
+        boosting_rounds,
+        stop: co.stop,
+        added: co.added,
+        training_blocks,
+    })
+}
+
+/// The steps [`fit`] reports: one per co-training round (round 0 included), one for the context
+/// stage.
+pub fn fit_steps(config: &ExperimentConfig) -> u64 {
+    config.cotraining.r as u64 + 1 + u64::from(config.context.is_some())
+}
+
+/// What the learners say of some blocks.
+pub struct Decisions {
+    /// Per block: the class, its confidence, and the view it follows (for the context stage:
+    /// the view whose label it took, the more confident if both, [`View::Context`] if neither).
+    pub decided: Vec<(usize, f64, View)>,
+    /// Per block and class, the probabilities of the learner that decided the block.
+    pub probabilities: Array2<f64>,
+    /// Each view's own classes and confidences (their `scores` are left empty).
+    pub stylistic: BoostPredictions,
+    pub lexical: BoostPredictions,
+}
+
+/// Labels blocks (rows of `views`; `page_of` the page of each row, a page's rows consecutive in
+/// document order) with the more confident view's label, or with the context stage's when there
+/// is one; `classes` names the classes for the context features.
+pub fn decide(
+    stylistic: &AdaBoostMh,
+    lexical: &AdaBoostMh,
+    context: Option<&AdaBoostMh>,
+    views: &TwoViews,
+    page_of: &[usize],
+    classes: &[String],
+) -> Result<Decisions, TrainError> {
+    let mut s = stylistic.predict_with_confidence(&views.stylistic)?;
+    let mut l = lexical.predict_with_confidence(&views.lexical)?;
+    // The scores become probabilities; the predictions keep their classes and confidences.
+    let ps = to_probabilities(std::mem::take(&mut s.scores));
+    let pl = to_probabilities(std::mem::take(&mut l.scores));
+    let (decided, probabilities) = match context {
+        None => {
+            let decided = cotrain::combine(&s, &l);
+            let mut p = ps;
+            for (i, (_, _, view)) in decided.iter().enumerate() {
+                if *view == View::Lexical {
+                    p.row_mut(i).assign(&pl.row(i));
+                }
+            }
+            (decided, p)
+        }
+        Some(context) => {
+            let x = crate::context::features(ps.view(), pl.view(), page_of, classes);
+            let c = context.predict_with_confidence(&x)?;
+            let decided = (0..c.classes.len())
+                .map(|i| {
+                    let class = c.classes[i];
+                    let (sc, lc) = (s.classes[i] == class, l.classes[i] == class);
+                    let view = match (sc, lc) {
+                        (true, true) if l.confidences[i] > s.confidences[i] => View::Lexical,
+                        (true, _) => View::Stylistic,
+                        (false, true) => View::Lexical,
+                        (false, false) => View::Context,
+                    };
+                    (class, c.confidences[i], view)
+                })
+                .collect();
+            (decided, to_probabilities(c.scores))
+        }
+    };
+    Ok(Decisions { decided, probabilities, stylistic: s, lexical: l })
+}
+
+impl Fitted {
+    /// Labels blocks with these learners (see [`decide`]).
+    pub fn decide(&self, views: &TwoViews, page_of: &[usize], classes: &[String]) -> Result<Decisions, TrainError> {
+        decide(&self.stylistic, &self.lexical, self.context.as_ref(), views, page_of, classes)
+    }
+}

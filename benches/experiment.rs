@@ -20,7 +20,7 @@ fn main() {
         }
     };
     let start = Instant::now();
-    match parcels::experiment::run(&config, &|_| {}) {
+    match parcels::experiment::run(&config, &parcels::progress::Quiet) {
         Ok(results) => {
             let combined = parcels::report::mean_curve(&results, parcels::experiment::COMBINED);
             println!(

@@ -196,11 +196,7 @@ impl TrainedModel {
 }
 
 fn feature_names(builder: &ViewBuilder) -> FeatureNames {
-    FeatureNames {
-        stylistic: builder.stylistic_names().to_vec(),
-        lexical: builder.lexical_names().to_vec(),
-        lexical_tokens: builder.token_names().len(),
-    }
+    FeatureNames { stylistic: builder.stylistic_names().to_vec(), lexical: builder.lexical_names().to_vec(), lexical_tokens: builder.token_names().len() }
 }
 
 /// One labelled page extracted by a model that never saw its fold.

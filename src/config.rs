@@ -208,8 +208,7 @@ impl ExperimentConfig {
     /// Parses and validates a config's text; `path` names it in errors, `base` is the directory
     /// its relative paths are relative to.
     pub fn from_toml(text: &str, path: &Path, base: &Path) -> Result<ExperimentConfig, ConfigError> {
-        let mut config: ExperimentConfig =
-            toml::from_str(text).map_err(|e| ConfigError::Invalid { path: path.to_path_buf(), message: e.to_string() })?;
+        let mut config: ExperimentConfig = toml::from_str(text).map_err(|e| ConfigError::Invalid { path: path.to_path_buf(), message: e.to_string() })?;
         config.base = base.to_path_buf();
         config.validate(path)?;
         Ok(config)

@@ -90,7 +90,11 @@ pub struct ExperimentResults {
     pub pool_pages: usize,
     pub pool_blocks: usize,
     pub folds: Vec<FoldResult>,
+    /// Volatile figures of this run: written to `run.json` ([`crate::report::RUN_FILE`]), not to
+    /// `results.json`, so rebuilding a tracked report changes it only where the results change.
+    #[serde(skip)]
     pub wall_seconds: f64,
+    #[serde(skip)]
     pub peak_memory_mb: Option<f64>,
 }
 
@@ -114,8 +118,7 @@ pub fn run_with(config: &ExperimentConfig, baselines: &[Box<dyn Baseline>], prog
     let report = match &config.corpus.report_scheme {
         Some(r) if r != &scheme.name => {
             let to = config.scheme(r).map_err(DataError::from)?;
-            let m = crate::corpus::SchemeMapping::between(scheme, &to)
-                .ok_or_else(|| DataError::NoMapping { from: scheme.name.clone(), to: r.clone() })?;
+            let m = crate::corpus::SchemeMapping::between(scheme, &to).ok_or_else(|| DataError::NoMapping { from: scheme.name.clone(), to: r.clone() })?;
             Some((m.index_table(scheme, &to), to))
         }
         _ => None,
@@ -127,11 +130,8 @@ pub fn run_with(config: &ExperimentConfig, baselines: &[Box<dyn Baseline>], prog
         return Err(ExperimentError::TooManyFolds { folds: config.evaluation.folds, groups: n_groups, split: config.evaluation.split });
     }
     let folds = crate::boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
-    let results: Vec<Result<FoldResult, ExperimentError>> = folds
-        .par_iter()
-        .enumerate()
-        .map(|(f, test_rows)| run_fold(config, f, test_rows, &prepared, baselines, &to_report, progress))
-        .collect();
+    let results: Vec<Result<FoldResult, ExperimentError>> =
+        folds.par_iter().enumerate().map(|(f, test_rows)| run_fold(config, f, test_rows, &prepared, baselines, &to_report, progress)).collect();
     let folds = results.into_iter().collect::<Result<Vec<_>, _>>()?;
     let sites: std::collections::BTreeSet<&str> = data.pages.iter().map(|(_, s)| s.as_str()).collect();
     Ok(ExperimentResults {
@@ -204,18 +204,7 @@ fn run_fold(
     let train = data.views.select_rows(&train_rows).map_err(|e| err(e.into()))?;
     let targets: Vec<usize> = train_rows.iter().map(|&r| data.targets[r]).collect();
     let train_pages: Vec<usize> = train_rows.iter().map(|&r| data.page_of[r]).collect();
-    let fold = Fold {
-        config,
-        index: f,
-        seed,
-        n_classes: k,
-        train: &train,
-        targets: &targets,
-        train_pages: &train_pages,
-        test: &test,
-        pool,
-        fitted: &fitted,
-    };
+    let fold = Fold { config, index: f, seed, n_classes: k, train: &train, targets: &targets, train_pages: &train_pages, test: &test, pool, fitted: &fitted };
     for b in baselines {
         progress.event(&Event::Stage { fold: Some(f), stage: Stage::Baseline(b.name().to_string()) });
         let rounds = b.predict(&fold).map_err(err)?;

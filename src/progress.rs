@@ -32,7 +32,9 @@ pub enum Stage {
     /// A baseline learner, by name.
     Baseline(String),
     /// Extracting a fold's held-out pages.
-    Extracting { pages: usize },
+    Extracting {
+        pages: usize,
+    },
 }
 
 /// Which pages were loaded.
@@ -42,7 +44,7 @@ pub enum Loaded {
     Pool,
 }
 
-/// A receiver of events. Closures `Fn(&Event) + Sync` are receivers; `&|_| {}` ignores them.
+/// A receiver of events. Closures `Fn(&Event) + Sync` are receivers; [`Quiet`] ignores every event.
 pub trait Progress: Sync {
     fn event(&self, event: &Event);
 }
@@ -51,6 +53,14 @@ impl<F: Fn(&Event) + Sync> Progress for F {
     fn event(&self, event: &Event) {
         self(event)
     }
+}
+
+/// A receiver that ignores every event.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Quiet;
+
+impl Progress for Quiet {
+    fn event(&self, _: &Event) {}
 }
 
 impl std::fmt::Display for Stage {

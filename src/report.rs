@@ -17,11 +17,24 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use crate::eval::{self, ClassMetrics};
-use crate::experiment::{ExperimentResults, COMBINED, LEXICAL, MAJORITY, SAMME, SELF_TRAINING, SINGLE_VIEW, STYLISTIC};
+use crate::experiment::{ExperimentResults, COMBINED, CONTEXT, LEXICAL, MAJORITY, SAMME, SELF_TRAINING, SINGLE_VIEW, STYLISTIC};
 use crate::files::write_atomic;
 
-/// Learners in the order reports show them.
-pub const LEARNERS: &[&str] = &[LEXICAL, STYLISTIC, COMBINED, SINGLE_VIEW, SELF_TRAINING, MAJORITY, SAMME];
+/// Learners in the order reports show them; others found in the results (a library user's own
+/// baselines) follow in name order.
+pub const LEARNERS: &[&str] = &[LEXICAL, STYLISTIC, COMBINED, CONTEXT, SINGLE_VIEW, SELF_TRAINING, MAJORITY, SAMME];
+
+/// The learners of a run, in report order.
+pub fn learners(results: &ExperimentResults) -> Vec<String> {
+    let present: std::collections::BTreeSet<&String> = results.folds.iter().flat_map(|f| f.errors.keys()).collect();
+    let mut out: Vec<String> = LEARNERS.iter().filter(|l| present.iter().any(|p| p == *l)).map(|l| l.to_string()).collect();
+    out.extend(present.into_iter().filter(|p| !LEARNERS.contains(&p.as_str())).cloned());
+    out
+}
+
+/// What the run's volatile figures (time, memory) go into, beside `results.json`: not tracked,
+/// so rebuilding a tracked report changes it only where the figures change.
+pub const RUN_FILE: &str = "run.json";
 
 /// Why a report could not be written or read.
 #[derive(Debug, thiserror::Error)]
@@ -87,6 +100,13 @@ pub fn write_all(results: &ExperimentResults, dir: &Path) -> Result<(), ReportEr
     // Compact: the per-round predictions of every learner make the pretty form several MB.
     let json = serde_json::to_string(results).map_err(|e| file_err(dir, e))?;
     write_atomic(&dir.join("results.json"), json.as_bytes()).map_err(|e| file_err(&dir.join("results.json"), e))?;
+    let run = serde_json::json!({
+        "parcels_version": results.parcels_version,
+        "wall_seconds": results.wall_seconds,
+        "peak_memory_mb": results.peak_memory_mb,
+        "threads": rayon::current_num_threads(),
+    });
+    write_atomic(&dir.join(RUN_FILE), format!("{run}\n").as_bytes()).map_err(|e| file_err(&dir.join(RUN_FILE), e))?;
     write_derived(results, dir)
 }
 
@@ -95,7 +115,7 @@ pub fn write_derived(results: &ExperimentResults, dir: &Path) -> Result<(), Repo
     let put = |name: &str, text: String| write_atomic(&dir.join(name), text.as_bytes()).map_err(|e| file_err(&dir.join(name), e));
     put("curves.csv", curves_csv(results))?;
     put("per-class.csv", per_class_csv(results))?;
-    for learner in [COMBINED, SINGLE_VIEW, LEXICAL, STYLISTIC] {
+    for learner in [COMBINED, CONTEXT, SINGLE_VIEW, LEXICAL, STYLISTIC] {
         if let Some(csv) = confusion_csv(results, learner) {
             put(&format!("confusion-{learner}.csv"), csv)?;
         }
@@ -119,10 +139,7 @@ fn curves_csv(results: &ExperimentResults) -> String {
         let _ = write!(out, ",fold{f}");
     }
     out.push('\n');
-    for learner in LEARNERS {
-        if !results.folds.iter().any(|f| f.errors.contains_key(*learner)) {
-            continue;
-        }
+    for learner in &learners(results) {
         let mean = mean_curve(results, learner);
         for (r, m) in mean.iter().enumerate() {
             let _ = write!(out, "{learner},{r},{m:.6}");
@@ -144,7 +161,7 @@ fn snapshot_rounds(results: &ExperimentResults) -> Vec<usize> {
 
 fn per_class_csv(results: &ExperimentResults) -> String {
     let mut out = String::from("learner,round,label,precision,recall,f1,support\n");
-    for learner in LEARNERS {
+    for learner in &learners(results) {
         for round in snapshot_rounds(results) {
             let Some(rows) = per_class(results, learner, round) else { continue };
             for m in rows {
@@ -191,7 +208,8 @@ pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let max_err = LEARNERS
+        let names = learners(results);
+        let max_err = names
             .iter()
             .flat_map(|l| (0..results.folds.len()).flat_map(move |f| (0..rounds).filter_map(move |r| error_at(results, f, l, r))))
             .fold(0.0f64, f64::max)
@@ -213,10 +231,8 @@ pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
             .y_desc("error rate (held-out blocks)")
             .draw()
             .map_err(|e| e.to_string())?;
-        for (i, learner) in LEARNERS.iter().enumerate() {
-            if !results.folds.iter().any(|f| f.errors.contains_key(*learner)) {
-                continue;
-            }
+        for learner in &names {
+            let i = LEARNERS.iter().position(|l| l == learner).unwrap_or(LEARNERS.len() + names.iter().position(|n| n == learner).unwrap_or(0));
             let color = COLORS[i % COLORS.len()];
             let mean = mean_curve(results, learner);
             let spread: Vec<(f64, f64, f64)> = (0..rounds)
@@ -227,14 +243,18 @@ pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
                 .collect();
             // The spread over folds (min to max) only for the co-trained learners: the constant
             // baselines would cover the chart.
-            if [LEXICAL, STYLISTIC, COMBINED].contains(learner) {
+            if [LEXICAL, STYLISTIC, COMBINED].contains(&learner.as_str()) {
                 let band: Vec<(f64, f64)> = spread.iter().map(|&(x, lo, _)| (x, lo)).chain(spread.iter().rev().map(|&(x, _, hi)| (x, hi))).collect();
-                chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.10)))).map_err(|e| e.to_string())?;
+                chart
+                    .draw_series(std::iter::once(Polygon::new(band, color.mix(0.10))))
+                    .map_err(|e| e.to_string())?
+                    .label(format!("{learner}: band = lowest to highest fold"))
+                    .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 18, y + 5)], color.mix(0.25).filled()));
             }
             chart
                 .draw_series(LineSeries::new(mean.iter().enumerate().map(|(r, &e)| (r as f64, e)), color.stroke_width(2)))
                 .map_err(|e| e.to_string())?
-                .label(*learner)
+                .label(learner.as_str())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
         }
         chart
@@ -275,8 +295,7 @@ pub fn report_md(results: &ExperimentResults) -> String {
     let _ = writeln!(
         out,
         "Labelled: {} blocks on {} pages from {} sites ({} blocks without a majority label left out). Unlabelled pool: {} blocks on {} pages. \
-         Labels in {}, trained in {}, reported in {}; u = {}, k = {}, r = {}, {} folds split by {:?}, seed {}. Boosting rounds: {:?}. \
-         Wall time {:.1} s, peak memory {}.\n",
+         Labels in {}, trained in {}, reported in {}; u = {}, k = {}, r = {}, selection rule {}, {} folds by {}, seed {}. Boosting rounds: {}.\n",
         results.labelled_blocks,
         results.labelled_pages,
         results.labelled_sites,
@@ -289,14 +308,13 @@ pub fn report_md(results: &ExperimentResults) -> String {
         c.cotraining.u,
         c.cotraining.k,
         c.cotraining.r,
+        c.cotraining.selection,
         c.evaluation.folds,
         c.evaluation.split,
         c.seed,
         c.boosting.rounds,
-        results.wall_seconds,
-        results.peak_memory_mb.map_or("unknown".to_string(), |m| format!("{m:.0} MB"))
     );
-    let stops: Vec<String> = results.folds.iter().map(|f| format!("fold {}: {:?}", f.fold, f.stop)).collect();
+    let stops: Vec<String> = results.folds.iter().map(|f| format!("fold {}: {}", f.fold, f.stop)).collect();
     let _ = writeln!(out, "Co-training stopped: {}.\n", stops.join("; "));
     out.push_str("## Class distribution (training scheme)\n\n| label | blocks | share |\n|---|---:|---:|\n");
     let total: usize = results.class_counts.iter().sum();
@@ -305,10 +323,11 @@ pub fn report_md(results: &ExperimentResults) -> String {
     for (l, n) in rows {
         let _ = writeln!(out, "| {l} | {n} | {:.1}% |", 100.0 * n as f64 / total.max(1) as f64);
     }
-    out.push_str("\n## Error rates (mean over folds, held-out blocks)\n\n![error curve](error-curve.svg)\n\n| learner | round 0 | round 1 | last round |\n|---|---:|---:|---:|\n");
-    for learner in LEARNERS {
+    out.push_str("\n## Error rates (mean over folds, held-out blocks)\n\n![error curve](error-curve.svg)\n\nLines: mean error over folds at each co-training round; shaded bands (co-trained learners): the lowest to the highest fold. \
+         Learners without rounds (baselines, the context stage) are flat.\n\n| learner | round 0 | round 1 | last round |\n|---|---:|---:|---:|\n");
+    for learner in &learners(results) {
         let m = mean_curve(results, learner);
-        if m.iter().all(|v| v.is_nan()) || !results.folds.iter().any(|f| f.errors.contains_key(*learner)) {
+        if m.iter().all(|v| v.is_nan()) {
             continue;
         }
         let at = |r: usize| m.get(r.min(m.len() - 1)).copied().unwrap_or(f64::NAN);

@@ -146,16 +146,7 @@ pub fn fit(
             Some(model)
         }
     };
-    Ok(Fitted {
-        stylistic: co.stylistic,
-        lexical: co.lexical,
-        single_view,
-        context,
-        boosting_rounds,
-        stop: co.stop,
-        added: co.added,
-        training_blocks,
-    })
+    Ok(Fitted { stylistic: co.stylistic, lexical: co.lexical, single_view, context, boosting_rounds, stop: co.stop, added: co.added, training_blocks })
 }
 
 /// The steps [`fit`] reports: one per co-training round (round 0 included), one for the context

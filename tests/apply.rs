@@ -21,7 +21,7 @@ fn small_demo() -> ExperimentConfig {
 
 #[test]
 fn a_saved_model_predicts_exactly_like_the_trained_one_and_extracts_articles() {
-    let model = train(&small_demo(), &|_| {}).unwrap();
+    let model = train(&small_demo(), &parcels::progress::Quiet).unwrap();
     assert_eq!(model.scheme.len(), 17);
     let dir = std::env::temp_dir().join(format!("parcels-apply-{}", std::process::id()));
     let path = dir.join("model.json");
@@ -86,7 +86,7 @@ fn a_missing_model_is_a_clear_error() {
 fn cross_extraction_never_uses_a_model_trained_on_the_pages_site() {
     let mut config = small_demo();
     config.cotraining.r = 1;
-    let (pages, models) = cross_extract(&config, &|_| {}).unwrap();
+    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet).unwrap();
     assert_eq!(models.len(), 4);
     // Every labelled page once, each by the model of the fold holding its site.
     assert_eq!(pages.len(), 16);
@@ -105,7 +105,7 @@ fn cross_extraction_never_uses_a_model_trained_on_the_pages_site() {
     }
     assert_eq!(pages.iter().map(|p| p.fold).max(), Some(3), "four folds");
     // The same config and seed give the same extractions.
-    let (again, _) = cross_extract(&config, &|_| {}).unwrap();
+    let (again, _) = cross_extract(&config, &parcels::progress::Quiet).unwrap();
     for (a, b) in pages.iter().zip(&again) {
         assert_eq!(a.result.as_ref().unwrap().0.main_text, b.result.as_ref().unwrap().0.main_text);
     }
@@ -122,4 +122,33 @@ fn the_built_in_default_model_extracts_without_options() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("bike lanes"), "{text}");
+}
+
+#[test]
+fn a_model_carries_its_divider_and_works_from_any_directory() {
+    // Trained with the coarse divider of configs/divider-coarse.toml; used from the temporary
+    // directory, where no config, divider or scheme file can be found.
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.corpus.divider = Some(PathBuf::from("divider-coarse.toml"));
+    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let coarse = parcels::divide::DividerConfig::load(root().join("configs/divider-coarse.toml")).unwrap();
+    assert_eq!(model.divider, coarse, "the inventory itself is in the model");
+    let dir = std::env::temp_dir().join(format!("parcels-coarse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("coarse.json");
+    model.save(&path).unwrap();
+    let page = root().join("corpora/demo/pool/citybeacon-1.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_parcels")).args(["classify", "--model", "coarse.json"]).arg(&page).current_dir(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let loaded = Page::load(&page, &LoadOptions::default()).unwrap();
+    let coarse_blocks = parcels::divide::Divider::new(coarse).divide(&loaded).blocks.len();
+    let fine_blocks = parcels::divide::Divider::default().divide(&loaded).blocks.len();
+    assert!(coarse_blocks < fine_blocks);
+    assert_eq!(line["blocks"].as_array().unwrap().len(), coarse_blocks, "blocks of the model's own divider");
+    // Each block says what both views said.
+    let b = &line["blocks"][0];
+    assert!(b["views"]["stylistic"]["label"].is_string() && b["views"]["lexical"]["confidence"].is_f64(), "{b}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -73,10 +73,6 @@ pub fn by_name(name: &str, config: &ExperimentConfig) -> Option<Box<dyn Baseline
 pub fn from_config(config: &ExperimentConfig) -> Vec<Box<dyn Baseline>> {
     match &config.evaluation.baselines {
         Some(names) => names.iter().filter_map(|n| by_name(n, config)).collect(),
-        None => BUILT_IN
-            .iter()
-            .filter(|(n, _)| *n != "samme" || config.evaluation.samme_stumps > 0)
-            .map(|(_, make)| make(config))
-            .collect(),
+        None => BUILT_IN.iter().filter(|(n, _)| *n != "samme" || config.evaluation.samme_stumps > 0).map(|(_, make)| make(config)).collect(),
     }
 }

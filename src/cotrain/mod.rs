@@ -76,6 +76,15 @@ pub enum Stop {
     PoolExhausted { after_round: usize },
 }
 
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::AllRounds => f.write_str("all rounds ran"),
+            Stop::PoolExhausted { after_round } => write!(f, "the pool ran out after round {after_round}"),
+        }
+    }
+}
+
 /// Errors of co-training: a bad parameter, or the learner's.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -287,10 +296,8 @@ pub fn cotrain_with(
     selection: &dyn Selection,
     observe: impl FnMut(&Round),
 ) -> Result<CoTrained, CoTrainError> {
-    let views = [
-        ViewSpec { train: &train.stylistic, pool: &pool.stylistic, boost: boost.0 },
-        ViewSpec { train: &train.lexical, pool: &pool.lexical, boost: boost.1 },
-    ];
+    let views =
+        [ViewSpec { train: &train.stylistic, pool: &pool.stylistic, boost: boost.0 }, ViewSpec { train: &train.lexical, pool: &pool.lexical, boost: boost.1 }];
     let t = teach(params, &views, targets, n_classes, selection, observe)?;
     let mut learners = t.learners.into_iter();
     let (Some(stylistic), Some(lexical)) = (learners.next(), learners.next()) else {
@@ -365,7 +372,7 @@ mod tests {
 
     fn toy(n: usize, offset: f64) -> (TwoViews, Vec<usize>) {
         // Class = which half of [0, 1) the first feature of either view falls in.
-        let x: Vec<f64> = (0..n).map(|i| ((i as f64 * 0.618_033 + offset) % 1.0)).collect();
+        let x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.618_033 + offset) % 1.0).collect();
         let y: Vec<usize> = x.iter().map(|&v| usize::from(v >= 0.5)).collect();
         let s = Array2::from_shape_fn((n, 2), |(i, j)| if j == 0 { x[i] } else { (i % 7) as f64 });
         let l = Array2::from_shape_fn((n, 1), |(i, _)| x[i] + 0.01);

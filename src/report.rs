@@ -319,7 +319,7 @@ pub fn report_md(results: &ExperimentResults) -> String {
     out.push_str("## Class distribution (training scheme)\n\n| label | blocks | share |\n|---|---:|---:|\n");
     let total: usize = results.class_counts.iter().sum();
     let mut rows: Vec<(&String, usize)> = results.classes.iter().zip(results.class_counts.iter().copied()).collect();
-    rows.sort_by(|a, b| b.1.cmp(&a.1));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1));
     for (l, n) in rows {
         let _ = writeln!(out, "| {l} | {n} | {:.1}% |", 100.0 * n as f64 / total.max(1) as f64);
     }
@@ -350,7 +350,7 @@ pub fn report_md(results: &ExperimentResults) -> String {
     out.push_str("## Per-class F1 of the combined classifier (pooled over folds)\n\n| label | support | F1 round 1 | F1 last round |\n|---|---:|---:|---:|\n");
     if let (Some(first), Some(end)) = (per_class(results, COMBINED, 1.min(last)), per_class(results, COMBINED, last)) {
         let mut rows: Vec<(&ClassMetrics, &ClassMetrics)> = first.iter().zip(&end).collect();
-        rows.sort_by(|a, b| b.0.support.cmp(&a.0.support));
+        rows.sort_by_key(|r| std::cmp::Reverse(r.0.support));
         for (a, b) in rows {
             let _ = writeln!(out, "| {} | {} | {:.3} | {:.3} |", a.label, a.support, a.f1, b.f1);
         }

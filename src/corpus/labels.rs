@@ -282,12 +282,12 @@ impl LabelFile {
             .map(|b| {
                 let mut counts: Vec<(Option<usize>, usize, Option<&str>)> = Vec::new();
                 let mut total = 0;
-                for i in b.chars[0]..b.chars[1].min(per_char.len()) {
+                for (i, at) in per_char.iter().enumerate().take(b.chars[1]).skip(b.chars[0]) {
                     if is_separator.get(i).copied().unwrap_or(false) {
                         continue;
                     }
                     total += 1;
-                    let (class, prov) = match per_char[i] {
+                    let (class, prov) = match *at {
                         Some((c, p)) => (Some(c), Some(p)),
                         None => (None, None),
                     };

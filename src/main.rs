@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 // The training commands (cli/experiment.rs) name these library modules as `crate::…`.
-#[allow(unused_imports)]
 use parcels::{apply, experiment, files, report};
 
 /// Web page block classification by stylistic and lexical co-training (PARCELS).

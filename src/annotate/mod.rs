@@ -26,6 +26,7 @@ mod app;
 mod server;
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
@@ -88,8 +89,12 @@ pub fn run(args: &AnnotateOptions) -> anyhow::Result<ExitCode> {
         TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
     let port = listener.local_addr()?.port();
     let annotator = Annotator::new(corpus_name.clone(), pages, scheme, divider, port);
-    println!("parcels annotate: {} pages of {} ({}), labels in {}", annotator.page_count(), corpus_name, args.corpus.display(), labels_dir.display());
-    println!("open http://127.0.0.1:{port}/  (Ctrl-C stops; every change is already saved)");
+    // Written, not `println!`: a closed stdout is an error the command ends on quietly.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "parcels annotate: {} pages of {} ({}), labels in {}", annotator.page_count(), corpus_name, args.corpus.display(), labels_dir.display())?;
+    writeln!(out, "open http://127.0.0.1:{port}/  (Ctrl-C stops; every change is already saved)")?;
+    out.flush()?;
+    drop(out);
     server::serve(listener, Arc::new(annotator));
     Ok(ExitCode::SUCCESS)
 }

@@ -70,6 +70,7 @@ enum CorpusCommand {
 }
 
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let args = Cli::parse();
     if let Some(n) = args.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
@@ -107,6 +108,20 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `println!` panics when stdout is a closed pipe; such a panic ends the command quietly with
+/// exit 0, like the write errors [`cli::is_broken_pipe`] catches. Other panics are reported as
+/// usual.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info.payload().downcast_ref::<String>().map(String::as_str).or_else(|| info.payload().downcast_ref::<&str>().copied());
+        if message.is_some_and(|m| m.starts_with("failed printing to stdout") && m.contains("Broken pipe")) {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 #[cfg(test)]

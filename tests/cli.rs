@@ -135,3 +135,17 @@ fn threads_is_a_global_option() {
     let out = parcels().args(["divide", "--threads", "2"]).arg(fixture("linear.html")).output().unwrap();
     assert!(out.status.success());
 }
+
+#[test]
+fn a_closed_stdout_does_not_make_println_panic() {
+    use std::process::Stdio;
+    let dir = scratch("report");
+    std::fs::copy(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("reports/demo/results.json"), dir.join("results.json")).unwrap();
+    let mut child = parcels().arg("report").arg(&dir).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    // The command rebuilds the reports before it prints: its stdout is closed by then.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("Broken pipe") && !stderr.contains("panicked"), "{stderr}");
+}

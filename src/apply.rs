@@ -34,10 +34,6 @@ use crate::views::ViewBuilder;
 /// self-contained (divider inventory, IDF digest, feature names).
 pub const MODEL_FORMAT: u32 = 3;
 
-/// The model compiled into parcels (`corpora/models/default.json`, rebuilt as
-/// `corpora/models/README.md` says), used when no model file is given.
-pub const DEFAULT_MODEL_JSON: &str = include_str!("../corpora/models/default.json");
-
 /// Why a model could not be trained, read, written or applied.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -151,11 +147,6 @@ impl TrainedModel {
             context: fitted.context,
             training_blocks: fitted.training_blocks,
         })
-    }
-
-    /// The model compiled into parcels.
-    pub fn default_model() -> Result<TrainedModel, ModelError> {
-        TrainedModel::from_json(DEFAULT_MODEL_JSON, "the built-in default model")
     }
 
     /// Writes the model atomically (compact JSON).

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::config::{ConfigError, ExperimentConfig, Split};
 use crate::corpus::scheme::SchemeError;
-use crate::corpus::{label_files, load_labelled, CorpusError, LabelScheme, SchemeMapping};
+use crate::corpus::{label_files, load_labelled, CorpusError, LabelScheme, Manifest, SchemeMapping};
 use crate::cotrain::TwoViews;
 use crate::divide::Divider;
 use crate::lexical::{IdfError, IdfTable};
@@ -40,8 +40,8 @@ pub enum DataError {
     Page(#[from] PageError),
     #[error("{path}: {source}")]
     View { path: PathBuf, source: ViewError },
-    #[error("{path}: cannot read: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Manifest(#[from] crate::corpus::ManifestError),
     #[error("no built-in mapping from scheme {from} to {to}")]
     NoMapping { from: String, to: String },
     #[error("no labelled pages in {dirs}")]
@@ -197,10 +197,8 @@ pub fn load_pool(config: &ExperimentConfig, divider: &Divider, builder: &ViewBui
     let mut pages = Vec::new();
     for m in &config.pool.manifests {
         let path = config.path(m);
-        let text = std::fs::read_to_string(&path).map_err(|source| DataError::Io { path: path.clone(), source })?;
-        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            pages.push(root.join(line.split('\t').next().unwrap_or(line).trim()));
-        }
+        let manifest = Manifest::load(&path)?;
+        pages.extend(manifest.entries.iter().map(|e| root.join(&e.page)));
     }
     let built: Vec<Result<TwoViews, DataError>> = pages
         .par_iter()

@@ -7,13 +7,14 @@
 //! per view) → [`boost`] (one AdaBoost.MH learner per view) → [`cotrain`] (the learners teach
 //! each other) → [`experiment`] (configs, folds, baselines) → [`eval`] → [`report`].
 //! [`apply`] trains models on all labelled data and classifies and extracts new pages.
-//! [`corpus`] turns annotations into labelled blocks; [`cli`] is the command line.
+//! [`models`] holds the model shipped with parcels; [`output`] the records the commands print.
+//! [`corpus`] turns annotations into labelled blocks; the command line itself lives in the
+//! `parcels` binary (src/main.rs, src/cli/).
 
 pub mod annotate;
 pub mod apply;
 pub mod baselines;
 pub mod boost;
-pub mod cli;
 pub mod config;
 pub mod context;
 pub mod corpus;
@@ -26,6 +27,8 @@ pub mod experiment;
 pub mod files;
 pub mod lexical;
 pub mod matrix;
+pub mod models;
+pub mod output;
 pub mod page;
 pub mod progress;
 pub mod report;

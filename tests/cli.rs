@@ -97,3 +97,55 @@ fn a_page_can_come_from_standard_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("<stdin>: page is empty"));
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // Enough output to fill a pipe: every fixture many times over, as TSV.
+    let pages: Vec<PathBuf> = (0..40).map(|_| fixture("")).collect();
+    let mut child = parcels().args(["divide", "--format", "json", "--page-text"]).args(&pages).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(first.starts_with("{\"path\""), "{first}");
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+}
+
+#[test]
+fn a_format_a_command_does_not_write_is_refused_by_name() {
+    let out = parcels().args(["divide", "--format", "text"]).arg(fixture("linear.html")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(String::from_utf8_lossy(&out.stderr).trim_end(), "parcels divide: --format text is not supported; use json or tsv");
+    let out = parcels().args(["features", "--view", "lexical", "--format", "text"]).arg(fixture("linear.html")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use json, tsv or svmlight"));
+}
+
+#[test]
+fn threads_is_a_global_option() {
+    let out = parcels().args(["--threads", "1", "divide", "--format", "tsv"]).arg(fixture("linear.html")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 5);
+    let out = parcels().args(["divide", "--threads", "2"]).arg(fixture("linear.html")).output().unwrap();
+    assert!(out.status.success());
+}
+
+#[test]
+fn a_closed_stdout_does_not_make_println_panic() {
+    use std::process::Stdio;
+    let dir = scratch("report");
+    std::fs::copy(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("reports/demo/results.json"), dir.join("results.json")).unwrap();
+    let mut child = parcels().arg("report").arg(&dir).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    // The command rebuilds the reports before it prints: its stdout is closed by then.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("Broken pipe") && !stderr.contains("panicked"), "{stderr}");
+}

@@ -15,7 +15,7 @@ fn every_corpus_page_gives_an_article() {
     let Some(root) = common::corpora() else { return };
     let pages = common::corpus_pages(&root);
     assert!(pages.len() > 1800, "expected about 1,900 pages, found {}", pages.len());
-    let model = TrainedModel::from_json(parcels::cli::DEFAULT_MODEL, "default model").unwrap();
+    let model = TrainedModel::from_json(parcels::models::DEFAULT_MODEL_JSON, "default model").unwrap();
     let classifier = Classifier::new(model).unwrap();
     let results: Vec<(&str, Result<usize, String>)> = pages
         .par_iter()

@@ -26,6 +26,7 @@ mod app;
 mod server;
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
@@ -35,33 +36,27 @@ use anyhow::{bail, Context};
 
 pub use app::{Annotator, Request, Response};
 
-use crate::corpus::LabelScheme;
+use crate::corpus::{LabelScheme, Manifest};
 use crate::divide::{Divider, DividerConfig};
 use crate::files::list_pages;
 
-/// `parcels annotate`: label the blocks of a corpus's pages in a browser.
-#[derive(Debug, Clone, clap::Args)]
-pub struct AnnotateArgs {
+/// Options of an annotation session (`parcels annotate`).
+#[derive(Debug, Clone)]
+pub struct AnnotateOptions {
     /// The corpus directory; its name is the label files' `corpus`, its HTML files (searched
     /// recursively) are the pages.
-    #[arg(long, value_name = "DIR")]
     pub corpus: PathBuf,
-    /// Where the label files go, one `<page file stem>.json` per page [default:
-    /// corpora/<corpus name>/labels].
-    #[arg(long, value_name = "DIR")]
+    /// Where the label files go, one `<page file stem>.json` per page; `None`:
+    /// `corpora/<corpus name>/labels`.
     pub labels: Option<PathBuf>,
     /// Label scheme: a built-in name or a scheme file (TOML).
-    #[arg(long, default_value = "parcels-17", value_name = "SCHEME")]
     pub scheme: String,
-    /// Only these pages: a file with one path relative to the corpus directory per line
-    /// (optionally a tab and the page's site, as in a labelled set's pages.tsv).
-    #[arg(long, value_name = "MANIFEST")]
+    /// Only the pages of this [`Manifest`] (paths relative to the corpus directory, optionally
+    /// with their site).
     pub pages: Option<PathBuf>,
     /// Port on 127.0.0.1; 0 picks a free one.
-    #[arg(long, default_value_t = 0, value_name = "N")]
     pub port: u16,
-    /// Divider configuration; the page text (hence the labels) depends only on its skip list.
-    #[arg(long, value_name = "TOML")]
+    /// Divider configuration; `None`: the built-in one.
     pub divider: Option<PathBuf>,
 }
 
@@ -79,7 +74,7 @@ pub struct PageEntry {
 }
 
 /// Runs `parcels annotate` until the process is killed.
-pub fn run(args: &AnnotateArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &AnnotateOptions) -> anyhow::Result<ExitCode> {
     if LabelScheme::built_in(&args.scheme).is_none() && !Path::new(&args.scheme).is_file() {
         bail!("--scheme {}: neither a built-in scheme (parcels-17, l3s-gn1, song-3level, binary) nor a scheme file", args.scheme);
     }
@@ -94,8 +89,12 @@ pub fn run(args: &AnnotateArgs) -> anyhow::Result<ExitCode> {
         TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).with_context(|| format!("cannot listen on 127.0.0.1:{}", args.port))?;
     let port = listener.local_addr()?.port();
     let annotator = Annotator::new(corpus_name.clone(), pages, scheme, divider, port);
-    println!("parcels annotate: {} pages of {} ({}), labels in {}", annotator.page_count(), corpus_name, args.corpus.display(), labels_dir.display());
-    println!("open http://127.0.0.1:{port}/  (Ctrl-C stops; every change is already saved)");
+    // Written, not `println!`: a closed stdout is an error the command ends on quietly.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "parcels annotate: {} pages of {} ({}), labels in {}", annotator.page_count(), corpus_name, args.corpus.display(), labels_dir.display())?;
+    writeln!(out, "open http://127.0.0.1:{port}/  (Ctrl-C stops; every change is already saved)")?;
+    out.flush()?;
+    drop(out);
     server::serve(listener, Arc::new(annotator));
     Ok(ExitCode::SUCCESS)
 }
@@ -135,28 +134,17 @@ pub fn corpus_pages(corpus: &Path, manifest: Option<&Path>, labels: Option<&Path
     Ok((name.to_string(), entries))
 }
 
-/// Reads a manifest: one page path relative to the corpus per line, optionally followed by a tab
-/// and the page's site (the `pages.tsv` of a labelled set); blank lines and `#` comments are
-/// skipped. Absolute paths and `..` are errors naming the line.
+/// The pages of a [`Manifest`] under the corpus directory `root`, each with its site; a page
+/// that does not exist is an error naming the manifest's line.
 fn read_manifest(manifest: &Path, root: &Path) -> anyhow::Result<Vec<(PathBuf, Option<String>)>> {
-    let text = std::fs::read_to_string(manifest).with_context(|| format!("{}: cannot read manifest", manifest.display()))?;
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split('\t');
-        let rel = Path::new(fields.next().unwrap_or_default().trim());
-        let site = fields.next().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string);
-        if !rel.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
-            bail!("{}:{}: {:?}: pages are paths inside the corpus, without '..' or a leading '/'", manifest.display(), n + 1, rel);
-        }
-        let path = root.join(rel);
+    let m = Manifest::load(manifest)?;
+    let mut out = Vec::with_capacity(m.entries.len());
+    for entry in &m.entries {
+        let path = root.join(&entry.page);
         if !path.is_file() {
-            bail!("{}:{}: {}: no such page", manifest.display(), n + 1, path.display());
+            bail!("{}: {}: no such page", m.location(entry), path.display());
         }
-        out.push((path, site));
+        out.push((path, entry.site.clone()));
     }
     Ok(out)
 }

@@ -213,6 +213,93 @@ pub fn page_ids(root: &Path) -> std::io::Result<Vec<String>> {
     Ok(ids)
 }
 
+/// The outcome of importing a whole L3S-GN1 directory ([`import_all`]).
+#[derive(Debug, Default)]
+pub struct ImportSummary {
+    /// Alignment figures of every imported page, by UUID, sorted.
+    pub pages: Vec<(String, Alignment)>,
+    /// Pages that could not be imported or saved: UUID and the error (with its causes).
+    pub failed: Vec<(String, String)>,
+}
+
+impl ImportSummary {
+    /// Pages attempted.
+    pub fn total(&self) -> usize {
+        self.pages.len() + self.failed.len()
+    }
+
+    /// The figures of all imported pages together.
+    pub fn overall(&self) -> Alignment {
+        let mut all = Alignment { labelled_chars: 0, aligned_chars: 0, content_chars: 0, content_aligned: 0 };
+        for (_, a) in &self.pages {
+            all.labelled_chars += a.labelled_chars;
+            all.aligned_chars += a.aligned_chars;
+            all.content_chars += a.content_chars;
+            all.content_aligned += a.content_aligned;
+        }
+        all
+    }
+
+    /// The per-page figures as TSV with a header line
+    /// (`page, labelled_chars, aligned_share, content_chars, content_aligned_share`).
+    pub fn to_tsv(&self) -> String {
+        let mut tsv = String::from("page\tlabelled_chars\taligned_share\tcontent_chars\tcontent_aligned_share\n");
+        for (uuid, a) in &self.pages {
+            tsv.push_str(&format!("{uuid}\t{}\t{:.4}\t{}\t{:.4}\n", a.labelled_chars, a.share(), a.content_chars, a.content_share()));
+        }
+        tsv
+    }
+
+    /// Pages whose aligned share is below `share`, worst first.
+    pub fn below(&self, share: f64) -> Vec<(f64, &str)> {
+        let mut worst: Vec<(f64, &str)> = self.pages.iter().map(|(u, a)| (a.share(), u.as_str())).filter(|(s, _)| *s < share).collect();
+        worst.sort_by(|a, b| a.0.total_cmp(&b.0));
+        worst
+    }
+}
+
+/// Imports every page of the L3S-GN1 directory `root` in parallel and saves its label file
+/// (`<uuid>.json`, with the page's site from `url-mapping.tsv`) in `out`; `on_page` is called
+/// after each page. Pages that fail are listed in the summary, the others go on.
+pub fn import_all(root: &Path, out: &Path, divider: &Divider, scheme: &LabelScheme, on_page: &(dyn Fn() + Sync)) -> std::io::Result<ImportSummary> {
+    use rayon::prelude::*;
+    let ids = page_ids(root)?;
+    let sites = sites(root);
+    let results: Vec<(String, Result<Alignment, String>)> = ids
+        .par_iter()
+        .map(|uuid| {
+            let r = (|| {
+                let mut imported = import_page(root, uuid, divider, scheme).map_err(|e| error_chain(&e))?;
+                imported.labels.site = sites.get(uuid).cloned();
+                imported.labels.save(out.join(format!("{uuid}.json"))).map_err(|e| error_chain(&e))?;
+                Ok(imported.alignment)
+            })();
+            on_page();
+            (uuid.clone(), r)
+        })
+        .collect();
+    let mut summary = ImportSummary::default();
+    for (uuid, r) in results {
+        match r {
+            Ok(a) => summary.pages.push((uuid, a)),
+            Err(e) => summary.failed.push((uuid, e)),
+        }
+    }
+    Ok(summary)
+}
+
+/// An error and its causes, `: `-separated.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        s.push_str(": ");
+        s.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@ pub mod agreement;
 pub mod editing;
 pub mod l3s;
 pub mod labels;
+pub mod manifest;
 pub mod scheme;
 
 use std::collections::BTreeMap;
@@ -17,6 +18,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 pub use labels::{BlockLabel, LabelError, LabelFile, Span};
+pub use manifest::{Manifest, ManifestEntry, ManifestError};
 pub use scheme::{ArticleRoles, LabelScheme, SchemeMapping};
 
 use crate::divide::{Divider, Division};

@@ -1,0 +1,105 @@
+//! Commands that apply a trained model: `parcels classify`, `parcels extract`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use parcels::apply::{Classifier, TrainedModel};
+use parcels::output::{self, Format};
+use rayon::prelude::*;
+
+use super::{print_batch_with, PageArgs};
+
+/// Options of `parcels classify` and `parcels extract`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ApplyArgs {
+    #[command(flatten)]
+    pub input: PageArgs,
+    /// Model file from `parcels train`; default: the model shipped with parcels
+    /// (corpora/models/default.json, compiled in).
+    #[arg(long, value_name = "MODEL.json")]
+    pub model: Option<PathBuf>,
+}
+
+/// The formats `parcels classify` writes.
+const CLASSIFY_FORMATS: &[Format] = &[Format::Json, Format::Text];
+
+/// `parcels classify`: the label of every block.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ClassifyArgs {
+    #[command(flatten)]
+    pub apply: ApplyArgs,
+    /// Output format: json (`{"path", "blocks": [{"id", "locator", "label", "confidence", "view",
+    /// "text"}]}` per page and line) or text (`id<TAB>label<TAB>confidence<TAB>text` per block).
+    #[arg(long, value_enum, default_value_t = Format::Json, hide_possible_values = true)]
+    pub format: Format,
+}
+
+/// The formats `parcels extract` writes.
+const EXTRACT_FORMATS: &[Format] = &[Format::Json, Format::Text];
+
+/// `parcels extract`: the article of each page.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ExtractArgs {
+    #[command(flatten)]
+    pub apply: ApplyArgs,
+    /// Output format: json (the article's fields, `path` and `blocks`, per page and line) or text
+    /// (the title, then the main text, then a blank line, per page).
+    #[arg(long, value_enum, default_value_t = Format::Json, hide_possible_values = true)]
+    pub format: Format,
+}
+
+fn classifier(args: &ApplyArgs) -> anyhow::Result<Classifier> {
+    let model = match &args.model {
+        Some(path) => TrainedModel::load(path)?,
+        None => parcels::models::default_model()?,
+    };
+    Ok(Classifier::new(model)?)
+}
+
+/// Runs `parcels classify`.
+pub fn classify(args: &ClassifyArgs) -> anyhow::Result<ExitCode> {
+    args.format.check("classify", CLASSIFY_FORMATS)?;
+    let classifier = classifier(&args.apply)?;
+    let opts = args.apply.input.load_options();
+    let batch = args.apply.input.batch()?;
+    let results: Vec<(PathBuf, anyhow::Result<String>)> = batch
+        .pages
+        .par_iter()
+        .map(|path| {
+            let r = (|| {
+                let page = batch.load(path, &opts)?;
+                let (_, blocks) = classifier.classify(&page)?;
+                Ok(match args.format {
+                    Format::Text => output::classified_text(&blocks),
+                    _ => format!("{}\n", output::classified_record(path, &blocks)),
+                })
+            })();
+            (path.clone(), r)
+        })
+        .collect();
+    print_batch_with(None, &results, args.format == Format::Json)
+}
+
+/// Runs `parcels extract`.
+pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
+    args.format.check("extract", EXTRACT_FORMATS)?;
+    let classifier = classifier(&args.apply)?;
+    let opts = args.apply.input.load_options();
+    let batch = args.apply.input.batch()?;
+    let results: Vec<(PathBuf, anyhow::Result<String>)> = batch
+        .pages
+        .par_iter()
+        .map(|path| {
+            let r = (|| {
+                let page = batch.load(path, &opts)?;
+                let (a, blocks) = classifier.extract(&page)?;
+                Ok(match args.format {
+                    Format::Text => output::article_text(&a),
+                    _ => format!("{}\n", output::article_record(path, &a, &blocks)?),
+                })
+            })();
+            (path.clone(), r)
+        })
+        .collect();
+    print_batch_with(None, &results, args.format == Format::Json)
+}

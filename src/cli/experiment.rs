@@ -1,0 +1,158 @@
+//! `parcels experiment`, `parcels report`, `parcels train`, `parcels cross-extract`: the commands
+//! that train, with their progress rendered by [`super::progress::Reporter`].
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use parcels::output::article_record;
+
+use parcels::progress::Progress;
+
+use super::batch_status;
+use super::progress::Reporter;
+
+/// `parcels experiment`: runs a co-training experiment from a config and writes its reports.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ExperimentArgs {
+    /// Experiment configuration (TOML, see configs/).
+    #[arg(value_name = "CONFIG")]
+    pub config: PathBuf,
+    /// Report directory; default target/reports/<experiment name> (outside the tracked tree).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Override the config's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// Runs `parcels experiment`.
+pub fn experiment(args: &ExperimentArgs) -> anyhow::Result<ExitCode> {
+    use parcels::experiment::{run, ExperimentConfig};
+    let mut config = ExperimentConfig::load(&args.config)?;
+    if let Some(seed) = args.seed {
+        config.seed = seed;
+    }
+    let out = args.out.clone().unwrap_or_else(|| default_report_dir(&config.name));
+    let reporter = Reporter::new(&config.name);
+    let results = run(&config, &reporter);
+    reporter.finish();
+    let results = results?;
+    parcels::report::write_all(&results, &out)?;
+    let md = parcels::report::report_md(&results);
+    let table: String =
+        md.lines().skip_while(|l| !l.starts_with("## Error rates")).take_while(|l| !l.starts_with("## Per-class")).collect::<Vec<_>>().join("\n");
+    println!("{table}");
+    println!("reports written to {} ({:.1} s)", out.display(), results.wall_seconds);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Where a run's reports go without `--out`: under `target/`, outside the tracked tree, so
+/// trying a config never rewrites the reports the repository keeps (those are rebuilt with
+/// `--out reports/<name>`).
+fn default_report_dir(name: &str) -> PathBuf {
+    PathBuf::from("target").join("reports").join(name)
+}
+
+/// `parcels report`: rebuilds the report files of a finished experiment from its results.json.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReportArgs {
+    /// Report directory holding results.json.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+/// Runs `parcels report`.
+pub fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    let results = parcels::report::load(&args.dir)?;
+    parcels::report::write_derived(&results, &args.dir)?;
+    println!("rebuilt the reports in {}", args.dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `parcels train`: trains the co-trained models of a config on all its labelled data.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TrainArgs {
+    /// Experiment configuration (its corpus, pool, views, boosting and co-training settings).
+    #[arg(value_name = "CONFIG")]
+    pub config: PathBuf,
+    /// Where the model file goes (JSON, written atomically).
+    #[arg(long, value_name = "MODEL.json")]
+    pub out: PathBuf,
+}
+
+/// Runs `parcels train`.
+pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
+    let config = parcels::experiment::ExperimentConfig::load(&args.config)?;
+    let reporter = Reporter::new(&config.name);
+    reporter.event(&parcels::progress::Event::Planned { steps: parcels::train::fit_steps(&config) });
+    let model = parcels::apply::train(&config, &reporter);
+    reporter.finish();
+    let model = model?;
+    model.save(&args.out)?;
+    println!(
+        "{}: {} classes, {} training blocks after co-training; stumps: stylistic {}, lexical {}, single-view {}",
+        args.out.display(),
+        model.scheme.len(),
+        model.training_blocks,
+        model.stylistic.stumps().len(),
+        model.lexical.stumps().len(),
+        model.single_view.stumps().len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `parcels cross-extract`: cross-validated extraction of a config's labelled pages, for
+/// comparing extractors on pages no model was trained on.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CrossExtractArgs {
+    /// Experiment configuration: its labelled pages, pool, learners and `[evaluation]` folds
+    /// (`split = "site"` keeps each site's pages in one fold).
+    #[arg(value_name = "CONFIG")]
+    pub config: PathBuf,
+    /// Where the JSON Lines go (written atomically): per labelled page, `parcels extract`'s record
+    /// plus `fold`.
+    #[arg(long, value_name = "OUT.jsonl")]
+    pub out: PathBuf,
+    /// Also save each fold's model here as `fold-N.json`, to re-extract its held-out pages
+    /// without training again.
+    #[arg(long, value_name = "DIR")]
+    pub save_models: Option<PathBuf>,
+}
+
+/// Runs `parcels cross-extract`.
+pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
+    let config = parcels::experiment::ExperimentConfig::load(&args.config)?;
+    let folds = config.evaluation.folds as u64;
+    let reporter = Reporter::new(&config.name);
+    let done = parcels::apply::cross_extract(&config, &reporter);
+    reporter.finish();
+    let (pages, models) = done?;
+    let mut out = String::new();
+    let mut failed = 0;
+    for p in &pages {
+        let record = match &p.result {
+            Ok((article, blocks)) => {
+                let mut v = article_record(&p.path, article, blocks)?;
+                v["fold"] = serde_json::Value::from(p.fold);
+                v
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("{}: {e}", p.path.display());
+                serde_json::json!({ "path": p.path.display().to_string(), "fold": p.fold, "error": e.to_string() })
+            }
+        };
+        out.push_str(&record.to_string());
+        out.push('\n');
+    }
+    parcels::files::write_atomic(&args.out, out.as_bytes()).with_context(|| format!("{}: cannot write", args.out.display()))?;
+    if let Some(dir) = &args.save_models {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        for (f, model) in models.iter().enumerate() {
+            model.save(&dir.join(format!("fold-{f}.json")))?;
+        }
+    }
+    eprintln!("{}: {} pages in {} folds, {} failed", args.out.display(), pages.len(), folds, failed);
+    Ok(batch_status(failed, pages.len()))
+}

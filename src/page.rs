@@ -14,8 +14,9 @@
 //! decoded as UTF-8.
 //!
 //! Invariants: nothing here panics or recurses over the input; hostile input (empty files, binary
-//! junk, inputs above the size limit) is an error naming the file; gzip input (`.html.gz` or gzip
-//! magic) is decompressed transparently, within the same size limit.
+//! junk, text without markup, named pipes and other non-regular files, inputs above the size
+//! limit) is an error naming the file; gzip input (`.html.gz` or gzip magic) is decompressed
+//! transparently, within the same size limit.
 
 use std::borrow::Cow;
 use std::fmt;

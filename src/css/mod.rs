@@ -13,7 +13,12 @@
 //! Invariants: nothing here fails on page content. Malformed CSS is skipped rule by rule
 //! (lightningcss error recovery); a missing or unreadable external sheet becomes a
 //! [`CssWarning`] and a count in [`CssStats`]; the only error is a bad option ([`CssError`]).
-//! The DOM is walked iteratively, never recursively.
+//! The DOM is walked iteratively, never recursively, and CSS nesting deeper than
+//! [`MAX_CSS_NESTING`] is dropped before any parser recurses into it. A page cannot make parcels
+//! read other local files: external sheets are read only if, after canonicalisation, they are
+//! regular files inside the page's directory tree or the assets directory; each is read once,
+//! and at most [`MAX_SHEETS_PER_PAGE`] sheets and [`MAX_SHEET_BYTES_PER_PAGE`] bytes of them per
+//! page ([`MAX_SHEET_BYTES`] each).
 //!
 //! ```
 //! use parcels::css::{CssOptions, StyledDom};
@@ -43,6 +48,7 @@ use serde::Serialize;
 use crate::page::Page;
 pub use cascade::ComputedStyle;
 use cascade::{Sheets, QUIRKS_CSS};
+pub use sheet::MAX_CSS_NESTING;
 use sheet::{media_matches, RuleSet, SheetItem};
 pub use values::{Display, Float, Length, Position, Rgba, Visibility};
 
@@ -98,7 +104,7 @@ pub enum CssWarning {
     /// [`MAX_SHEET_BYTES_PER_PAGE`]; the rest were not read.
     #[error("{page}: more than {limit} of external style sheets; the rest were not read")]
     SheetLimit { page: PathBuf, limit: String },
-    /// Statements of a sheet nesting brackets deeper than [`sheet::MAX_CSS_NESTING`] were
+    /// Statements of a sheet nesting brackets deeper than [`MAX_CSS_NESTING`] were
     /// dropped (hostile input: deep `:not(:not(…))` would overflow the parser's stack).
     #[error("{page}: {dropped} rule(s) of {sheet} nest more than {max} levels deep; dropped")]
     TooDeep { page: PathBuf, sheet: String, dropped: usize, max: usize },
@@ -304,7 +310,7 @@ impl<'p> Loader<'p> {
         // importer's own, as the cascade's source order requires.
         let dropped = set.add_sheet(css, name, &mut |set, SheetItem::Import(url)| self.add_external(set, &url, dir, depth + 1));
         if dropped > 0 {
-            self.warnings.push(CssWarning::TooDeep { page: self.page.path.clone(), sheet: name.to_string(), dropped, max: sheet::MAX_CSS_NESTING });
+            self.warnings.push(CssWarning::TooDeep { page: self.page.path.clone(), sheet: name.to_string(), dropped, max: MAX_CSS_NESTING });
         }
     }
 

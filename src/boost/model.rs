@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 /// Version of the saved-model layout; bump when fields change meaning.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// Most classes a loaded model may have ([`AdaBoostMh::validate`]); block labelling schemes
+/// have a handful.
+pub const MAX_CLASSES: usize = 1024;
+
 /// Why training stopped adding stumps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StopReason {
@@ -165,7 +169,8 @@ impl AdaBoostMh {
     }
 
     /// Checks the internal consistency of a model read from outside (a file can be edited or
-    /// corrupted, and serde only checks types): the format version; at least two classes; each
+    /// corrupted, and serde only checks types): the format version; 2 to [`MAX_CLASSES`]
+    /// classes; each
     /// stump's three confidence vectors having one finite value per class; each stump's column
     /// within the schema's numeric or token columns, with a threshold that is not NaN; finite
     /// round normalisers, no more of them than stumps; a finite, non-negative smoothing ε; and
@@ -179,6 +184,11 @@ impl AdaBoostMh {
         let invalid = |detail: String| Err(BoostError::InvalidModel { detail });
         if self.n_classes < 2 {
             return invalid(format!("{} classes; a model has at least 2", self.n_classes));
+        }
+        // Scores are allocated blocks × classes before any stump is read, so a model without
+        // stumps could still ask for any amount of memory through this number alone.
+        if self.n_classes > MAX_CLASSES {
+            return invalid(format!("{} classes, above the limit of {MAX_CLASSES}", self.n_classes));
         }
         let (n_numeric, n_tokens) = (self.schema.numeric_names.len(), self.schema.token_names.len());
         for (t, stump) in self.stumps.iter().enumerate() {
@@ -358,6 +368,9 @@ mod validate_tests {
         let mut m = good.clone();
         m.n_classes = 1;
         rejected(&m, "1 classes");
+        let mut m = good.clone();
+        (m.n_classes, m.stumps, m.round_z) = (usize::MAX, Vec::new(), Vec::new());
+        rejected(&m, "above the limit");
         let mut m = good.clone();
         m.stumps[0].test = StumpTest::AtMost { column: 2, threshold: 1.0 };
         rejected(&m, "numeric column 2");

@@ -10,31 +10,39 @@ use std::path::{Path, PathBuf};
 /// File names taken as pages when a directory is given.
 const PAGE_SUFFIXES: &[&str] = &[".html", ".htm", ".xhtml", ".shtml", ".html.gz", ".htm.gz"];
 
-/// Why the pages of a batch could not be listed.
+/// Why the pages of a batch could not be listed. The underlying error is in the message and is
+/// not an error `source`, so printing the chain (`{:#}`) says it once.
 #[derive(Debug, thiserror::Error)]
-#[error("{path}: {source}")]
+#[error("{path}: {error}")]
 pub struct ListError {
     pub path: PathBuf,
-    pub source: std::io::Error,
+    pub error: std::io::Error,
 }
 
-/// Expands the paths of a batch: files are kept as given, directories are walked recursively
-/// (iteratively, in sorted order) for files with a page suffix. Missing paths are errors.
+/// Expands the paths of a batch: directories are walked recursively (iteratively, in sorted
+/// order) for files with a page suffix; anything else given explicitly is kept as given, even a
+/// missing or unreadable path, so that loading it fails as that page's error and the rest of the
+/// batch goes on. Symbolic links met inside a directory are listed if their name is a page's but
+/// never followed into directories, so a link loop cannot make the walk endless; non-regular
+/// files (named pipes, sockets) are listed too and refused when loaded, naming the file.
+/// An error is returned only when a directory met during the walk cannot be read.
 pub fn list_pages(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ListError> {
     let mut out = Vec::new();
     for path in paths {
-        let meta = std::fs::metadata(path).map_err(|source| ListError { path: path.clone(), source })?;
-        if !meta.is_dir() {
+        let is_dir = std::fs::metadata(path).is_ok_and(|m| m.is_dir());
+        if !is_dir {
             out.push(path.clone());
             continue;
         }
         let mut dirs = vec![path.clone()];
         let mut found = Vec::new();
         while let Some(dir) = dirs.pop() {
-            let entries = std::fs::read_dir(&dir).map_err(|source| ListError { path: dir.clone(), source })?;
+            let entries = std::fs::read_dir(&dir).map_err(|error| ListError { path: dir.clone(), error })?;
             for entry in entries {
-                let entry = entry.map_err(|source| ListError { path: dir.clone(), source })?;
+                let entry = entry.map_err(|error| ListError { path: dir.clone(), error })?;
                 let p = entry.path();
+                // `DirEntry::file_type` does not follow symbolic links: a link to a directory
+                // is not walked into.
                 let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
                 if is_dir {
                     dirs.push(p);
@@ -93,8 +101,43 @@ mod tests {
         assert_eq!(names, ["a.htm", "b/2.html", "c.html.gz"]);
         // No temporary file is left behind.
         assert_eq!(std::fs::read_dir(dir.join("b")).unwrap().count(), 1);
-        let err = list_pages(&[dir.join("missing")]).unwrap_err();
-        assert!(err.to_string().contains("missing"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn missing_explicit_path_is_kept_for_its_own_error() {
+        let dir = std::env::temp_dir().join(format!("parcels-files-missing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        write_atomic(&dir.join("ok.html"), b"<p>x").unwrap();
+        let missing = PathBuf::from("/nonexistent.html");
+        let pages = list_pages(&[dir.join("ok.html"), missing.clone(), dir.clone()]).unwrap();
+        assert_eq!(pages, [dir.join("ok.html"), missing, dir.join("ok.html")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlink_loops_and_fifos_in_a_directory_do_not_hang() {
+        use crate::page::{LoadOptions, Page, PageError};
+        let dir = std::env::temp_dir().join(format!("parcels-files-loop-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        write_atomic(&dir.join("sub/a.html"), b"<p>a").unwrap();
+        // A directory link back to the root, and a link to itself with a page's name.
+        std::os::unix::fs::symlink(&dir, dir.join("sub/loop")).unwrap();
+        std::os::unix::fs::symlink(dir.join("self.html"), dir.join("self.html")).unwrap();
+        let fifo = dir.join("pipe.html");
+        let has_fifo = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+        let pages = list_pages(std::slice::from_ref(&dir)).unwrap();
+        let names: Vec<String> = pages.iter().map(|p| p.strip_prefix(&dir).unwrap().display().to_string()).collect();
+        let expected: &[&str] = if has_fifo { &["pipe.html", "self.html", "sub/a.html"] } else { &["self.html", "sub/a.html"] };
+        assert_eq!(names, expected);
+        // Loading them fails per page, naming the file, without blocking.
+        let err = Page::load(dir.join("self.html"), &LoadOptions::default()).unwrap_err();
+        assert!(err.to_string().starts_with(&dir.join("self.html").display().to_string()), "{err}");
+        if has_fifo {
+            let err = Page::load(&fifo, &LoadOptions::default()).unwrap_err();
+            assert!(matches!(err, PageError::NotAFile { .. }), "{err}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

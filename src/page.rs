@@ -14,8 +14,9 @@
 //! decoded as UTF-8.
 //!
 //! Invariants: nothing here panics or recurses over the input; hostile input (empty files, binary
-//! junk, inputs above the size limit) is an error naming the file; gzip input (`.html.gz` or gzip
-//! magic) is decompressed transparently, within the same size limit.
+//! junk, text without markup, named pipes and other non-regular files, inputs above the size
+//! limit) is an error naming the file; gzip input (`.html.gz` or gzip magic) is decompressed
+//! transparently, within the same size limit.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -45,19 +46,65 @@ impl Default for LoadOptions {
 }
 
 /// Why a page could not be loaded. Every variant names the page.
+///
+/// The I/O and gzip variants carry the underlying error as a field but not as an error
+/// `source`: their message already includes it, and callers print error chains (`{:#}`), which
+/// would say it twice.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PageError {
-    #[error("{path}: cannot read: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: cannot read: {error}{}", url_hint(path))]
+    Io { path: PathBuf, error: std::io::Error },
+    #[error("{path}: not a regular file ({kind}); parcels reads pages from regular files only")]
+    NotAFile { path: PathBuf, kind: &'static str },
     #[error("{path}: page is empty")]
     Empty { path: PathBuf },
     #[error("{path}: page is {size} bytes, above the limit of {limit} bytes")]
     TooLarge { path: PathBuf, size: u64, limit: usize },
+    #[error("{path}: page is more than {limit} bytes after decompression, above the limit")]
+    TooLargeDecompressed { path: PathBuf, limit: usize },
     #[error("{path}: not HTML: {percent}% of the first {sample} bytes are control bytes (binary data?)")]
     Binary { path: PathBuf, percent: u32, sample: usize },
-    #[error("{path}: cannot decompress gzip data: {source}")]
-    Gzip { path: PathBuf, source: std::io::Error },
+    #[error("{path}: not HTML: no markup (such as <html>, <body>, <p> or <div>) in the first {sample} characters")]
+    NoMarkup { path: PathBuf, sample: usize },
+    #[error("{path}: cannot decompress gzip data: {error}")]
+    Gzip { path: PathBuf, error: std::io::Error },
+}
+
+/// A hint for a page argument that is a URL: parcels does not fetch pages.
+fn url_hint(path: &Path) -> &'static str {
+    let text = path.to_string_lossy().to_ascii_lowercase();
+    if text.starts_with("http://") || text.starts_with("https://") {
+        " (parcels reads saved files, not URLs: save the page first and give its file)"
+    } else {
+        ""
+    }
+}
+
+/// What kind of non-regular file `t` is, for [`PageError::NotAFile`].
+pub fn file_kind(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// How the character encoding of a page was decided.
@@ -112,12 +159,24 @@ impl fmt::Debug for Page {
 }
 
 impl Page {
-    /// Reads and parses the page at `path`.
+    /// Reads and parses the page at `path`. Only regular files are read (after following
+    /// symbolic links): opening a named pipe would block the batch until something writes to
+    /// it, and a device may never end.
     pub fn load(path: impl AsRef<Path>, opts: &LoadOptions) -> Result<Page, PageError> {
         let path = path.as_ref();
-        let io = |source| PageError::Io { path: path.to_path_buf(), source };
+        let io = |error| PageError::Io { path: path.to_path_buf(), error };
+        // Checked before opening, because `open` itself blocks on a FIFO without a writer.
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(PageError::NotAFile { path: path.to_path_buf(), kind: file_kind(meta.file_type()) });
+        }
         let file = std::fs::File::open(path).map_err(io)?;
-        let size = file.metadata().map_err(io)?.len();
+        // Checked again on the open file: the path may have been replaced in between.
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(PageError::NotAFile { path: path.to_path_buf(), kind: file_kind(meta.file_type()) });
+        }
+        let size = meta.len();
         if size > opts.max_bytes as u64 {
             return Err(PageError::TooLarge { path: path.to_path_buf(), size, limit: opts.max_bytes });
         }
@@ -144,11 +203,23 @@ impl Page {
         }
         let (encoding, encoding_source) = detect_encoding(&content);
         let (text, used, decode_errors) = encoding.decode(&content);
+        // A file holding only a byte-order mark (and whitespace) is as empty as an empty file.
+        if text.trim_start_matches(|c: char| c == '\u{feff}' || c.is_whitespace()).is_empty() {
+            return Err(PageError::Empty { path });
+        }
+        if !has_markup(&text) {
+            return Err(PageError::NoMarkup { path, sample: SNIFF_CHARS });
+        }
         let mut repairs = Vec::new();
         let mut text: Cow<str> = text;
-        if let Some(closed) = close_unterminated_title(&text) {
+        if let Some((closed, title, other)) = close_unterminated_raw_text(&text) {
             text = Cow::Owned(closed);
-            repairs.push(Repair::ClosedTitle);
+            if title {
+                repairs.push(Repair::ClosedTitle);
+            }
+            if other {
+                repairs.push(Repair::ClosedRawText);
+            }
         }
         if let Some(flat) = flatten_deep_nesting(&text, opts.max_nesting) {
             text = Cow::Owned(flat);
@@ -163,34 +234,122 @@ impl Page {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Repair {
-    /// A `<title>` without `</title>` was closed at the first markup after it. Without this the
-    /// whole page is title text (five L3S-GN1 pages were stored with their `</title>` cut off,
-    /// yet their annotators saw and labelled the article).
+    /// A `<title>` without an appropriate `</title>` was closed at the first markup after it.
+    /// Without this the whole page is title text (five L3S-GN1 pages were stored with their
+    /// `</title>` cut off, yet their annotators saw and labelled the article; a 2008 crawl has
+    /// `</titlevalue="true" -->`, which the tokenizer does not take for an end tag).
     ClosedTitle,
+    /// A `<textarea>`, `<style>`, `<script>` or `<xmp>` without an appropriate end tag was
+    /// closed at the first markup after it, for the same reason as [`Repair::ClosedTitle`].
+    ClosedRawText,
     /// Block nesting deeper than [`LoadOptions::max_nesting`] was flattened.
     FlattenedNesting,
 }
 
-/// Closes a `<title>` that has no `</title>` anywhere after it, just before the first `<` that
-/// follows its start tag. Returns `None` (no copy) when the page needs no repair.
-pub fn close_unterminated_title(text: &str) -> Option<String> {
+/// Raw-text and RCDATA elements that swallow the rest of the page when their end tag is missing
+/// or mangled, and so are closed by [`close_unterminated_raw_text`]. (`noscript`, `iframe`,
+/// `noembed` and `noframes` are skipped over when closed but not repaired: their content is not
+/// shown, so swallowing the page there is what browsers do too, and rarer.)
+const REPAIRED_RAW_TEXT: &[&str] = &["title", "textarea", "style", "script", "xmp"];
+
+/// Closes every `title`, `textarea`, `style`, `script` or `xmp` element that has no
+/// *appropriate* end tag (`</name` followed by whitespace, `/` or `>`, as the HTML tokenizer
+/// requires; `</titlevalue=…>` is not one), just before the first markup that follows its start
+/// tag: any `<` for the RCDATA elements (`title`, `textarea`), a `<` followed by a letter, `/`
+/// or `!` for the others (their text may hold comparisons). Returns the repaired text and
+/// whether a title and whether another element was closed, or `None` (no copy) when the page
+/// needs no repair.
+pub fn close_unterminated_raw_text(text: &str) -> Option<(String, bool, bool)> {
     let bytes = text.as_bytes();
-    let start = find_ci(bytes, 0, b"<title")?;
-    // `<title` must be the whole tag name (not `<titles>`).
-    let after = *bytes.get(start + 6)?;
-    if !(after == b'>' || after.is_ascii_whitespace() || after == b'/') {
+    let mut inserts: Vec<(usize, &'static str)> = Vec::new();
+    let mut i = 0;
+    while let Some(off) = bytes.get(i..).and_then(|rest| rest.iter().position(|&b| b == b'<')) {
+        let start = i + off;
+        let rest = &bytes[start + 1..];
+        if rest.starts_with(b"!--") {
+            match find(bytes, start + 4, b"-->") {
+                Some(e) => i = e + 3,
+                None => break,
+            }
+            continue;
+        }
+        let name_len = rest.iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+        let name = &rest[..name_len];
+        let boundary = rest.get(name_len).is_none_or(|&b| tag_name_ends(b));
+        if name_len == 0 || !boundary {
+            i = start + 1;
+            continue;
+        }
+        let repaired = REPAIRED_RAW_TEXT.iter().find(|n| n.as_bytes().eq_ignore_ascii_case(name));
+        let skipped = ["noscript", "iframe", "noembed", "noframes"].iter().any(|n| n.as_bytes().eq_ignore_ascii_case(name));
+        if repaired.is_none() && !skipped {
+            i = start + 1 + name_len;
+            continue;
+        }
+        let Some(open_end) = find(bytes, start, b">").map(|e| e + 1) else { break };
+        if let Some(close) = find_end_tag(bytes, open_end, name) {
+            i = close + 2 + name_len;
+            continue;
+        }
+        let Some(&element) = repaired else {
+            i = open_end;
+            continue;
+        };
+        let rcdata = matches!(element, "title" | "textarea");
+        let markup = bytes[open_end..]
+            .iter()
+            .enumerate()
+            .position(|(k, &b)| b == b'<' && (rcdata || bytes.get(open_end + k + 1).is_some_and(|&n| n.is_ascii_alphabetic() || n == b'/' || n == b'!')));
+        let insert_at = markup.map_or(bytes.len(), |p| p + open_end);
+        inserts.push((insert_at, element));
+        i = insert_at;
+    }
+    if inserts.is_empty() {
         return None;
     }
-    let open_end = find(bytes, start, b">")? + 1;
-    if find_ci(bytes, open_end, b"</title").is_some() {
-        return None;
+    let mut out = String::with_capacity(text.len() + 12 * inserts.len());
+    let mut at = 0;
+    for &(pos, name) in &inserts {
+        out.push_str(&text[at..pos]);
+        out.push_str("</");
+        out.push_str(name);
+        out.push('>');
+        at = pos;
     }
-    let insert_at = bytes[open_end..].iter().position(|&b| b == b'<').map_or(bytes.len(), |p| p + open_end);
-    let mut out = String::with_capacity(text.len() + 8);
-    out.push_str(&text[..insert_at]);
-    out.push_str("</title>");
-    out.push_str(&text[insert_at..]);
-    Some(out)
+    out.push_str(&text[at..]);
+    let title = inserts.iter().any(|&(_, n)| n == "title");
+    let other = inserts.iter().any(|&(_, n)| n != "title");
+    Some((out, title, other))
+}
+
+/// Whether `b` ends a tag name in the HTML tokenizer (whitespace, `/` or `>`).
+fn tag_name_ends(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>')
+}
+
+/// How many characters at the start of a page [`has_markup`] looks at.
+pub const SNIFF_CHARS: usize = 16 * 1024;
+
+/// Tags whose presence makes a text a page. The WHATWG MIME sniffing standard's "text/html"
+/// patterns (which it looks for only at the very start), plus common body tags: pages of 2008
+/// often open with a long run of text or server-side junk before their first tag.
+const SNIFF_TAGS: &[&str] = &[
+    "!doctype", "html", "head", "body", "title", "meta", "link", "script", "style", "iframe", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "div", "p", "br",
+    "hr", "table", "tr", "td", "a", "b", "i", "em", "strong", "font", "span", "center", "ul", "ol", "li", "img", "form", "article", "section", "header", "nav",
+    "main", "noscript", "base",
+];
+
+/// Whether `text` looks like HTML: one of [`SNIFF_TAGS`] (a tag name followed by whitespace,
+/// `/` or `>`) or a comment (`<!--`, as in the WHATWG patterns) within its first
+/// [`SNIFF_CHARS`] characters. A configuration file, a log or a plain-text document has none,
+/// and dividing it would give one block holding the whole file.
+pub fn has_markup(text: &str) -> bool {
+    let end = text.char_indices().nth(SNIFF_CHARS).map_or(text.len(), |(i, _)| i);
+    let bytes = &text.as_bytes()[..end];
+    bytes.iter().enumerate().filter(|&(_, &b)| b == b'<').any(|(at, _)| {
+        let rest = &bytes[at + 1..];
+        rest.starts_with(b"!--") || SNIFF_TAGS.iter().any(|tag| starts_with_ci(rest, tag.as_bytes()) && rest.get(tag.len()).is_none_or(|&b| tag_name_ends(b)))
+    })
 }
 
 /// Block-level elements whose start tag makes html5ever look for an open `<p>` through the whole
@@ -307,13 +466,18 @@ pub fn flatten_deep_nesting(text: &str, limit: usize) -> Option<String> {
     Some(out)
 }
 
-/// Position of the next `</name` (any case) at or after `from`.
+/// Position of the next appropriate end tag `</name` (any case, followed by whitespace, `/`,
+/// `>` or the end of the text) at or after `from`.
 fn find_end_tag(hay: &[u8], from: usize, name: &[u8]) -> Option<usize> {
     let mut i = from;
     while let Some(off) = hay.get(i..)?.iter().position(|&b| b == b'<') {
         let at = i + off;
         let rest = &hay[at + 1..];
-        if rest.first() == Some(&b'/') && rest.len() > name.len() && rest[1..=name.len()].eq_ignore_ascii_case(name) {
+        if rest.first() == Some(&b'/')
+            && rest.len() > name.len()
+            && rest[1..=name.len()].eq_ignore_ascii_case(name)
+            && rest.get(name.len() + 1).is_none_or(|&b| tag_name_ends(b))
+        {
             return Some(at);
         }
         i = at + 1;
@@ -321,19 +485,13 @@ fn find_end_tag(hay: &[u8], from: usize, name: &[u8]) -> Option<usize> {
     None
 }
 
-fn find_ci(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    if from >= hay.len() || needle.is_empty() {
-        return None;
-    }
-    hay[from..].windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle)).map(|p| p + from)
-}
-
 fn gunzip(path: &Path, bytes: &[u8], limit: usize) -> Result<Vec<u8>, PageError> {
     let mut out = Vec::new();
     let mut decoder = flate2::read::MultiGzDecoder::new(bytes).take(limit as u64 + 1);
-    decoder.read_to_end(&mut out).map_err(|source| PageError::Gzip { path: path.to_path_buf(), source })?;
+    decoder.read_to_end(&mut out).map_err(|error| PageError::Gzip { path: path.to_path_buf(), error })?;
     if out.len() > limit {
-        return Err(PageError::TooLarge { path: path.to_path_buf(), size: out.len() as u64, limit });
+        // Decompression stopped one byte past the limit, so the true size is unknown.
+        return Err(PageError::TooLargeDecompressed { path: path.to_path_buf(), limit });
     }
     Ok(out)
 }
@@ -658,9 +816,110 @@ mod tests {
         let page = load(b"<html><head><title>Gale to drive Nation ...junk(); </SCRIPT><div><p>Article text</p></div>").unwrap();
         assert_eq!(page.repairs, [Repair::ClosedTitle]);
         assert!(body_text(&page).contains("Article text"));
-        assert_eq!(close_unterminated_title("<title>ok</title><p>x"), None);
-        assert_eq!(close_unterminated_title("<titles>x"), None);
-        assert_eq!(close_unterminated_title("<TITLE>t <p>x").as_deref(), Some("<TITLE>t </title><p>x"));
+        let close = |t: &str| close_unterminated_raw_text(t).map(|(s, _, _)| s);
+        assert_eq!(close("<title>ok</title><p>x"), None);
+        assert_eq!(close("<titles>x"), None);
+        assert_eq!(close("<TITLE>t <p>x").as_deref(), Some("<TITLE>t </title><p>x"));
+    }
+
+    #[test]
+    fn mangled_title_end_tag_is_repaired() {
+        // Seen in a 2008 crawl: `</title` glued to an attribute is no end tag for the tokenizer.
+        let html =
+            b"<html><head><title>Foo</titlevalue=\"true\" -->\n</head><body><div><p>First paragraph of the story.</p><p>Second one.</p></div></body></html>";
+        let page = load(html).unwrap();
+        assert_eq!(page.repairs, [Repair::ClosedTitle]);
+        let title = scraper::Selector::parse("title").unwrap();
+        assert_eq!(page.html.select(&title).next().unwrap().text().collect::<String>(), "Foo");
+        assert!(body_text(&page).contains("First paragraph of the story."), "{}", body_text(&page));
+        let division = crate::divide::Divider::new(crate::divide::DividerConfig::default()).divide(&page);
+        assert!(division.blocks.iter().any(|b| b.text.contains("First paragraph")), "{:?}", division.blocks);
+    }
+
+    #[test]
+    fn mangled_raw_text_end_tags_are_repaired() {
+        let close = |t: &str| close_unterminated_raw_text(t);
+        // Appropriate end tags (whitespace, `/` or `>` after the name) need no repair.
+        assert_eq!(close("<style>a{}</style ><script>1<2</script/><textarea>x</TEXTAREA>"), None);
+        let (text, title, other) = close("<style>p{}</stylex><p>body").unwrap();
+        assert_eq!(text, "<style>p{}</style></stylex><p>body");
+        assert!(!title && other);
+        // Script text may compare with `<`; only markup closes it.
+        let (text, _, _) = close("<script>if (a < b) x()</scriptfoo><div>d").unwrap();
+        assert_eq!(text, "<script>if (a < b) x()</script></scriptfoo><div>d");
+        // Tags inside a closed raw-text element or a comment do not count.
+        assert_eq!(close("<script>'<title>'</script><!-- <xmp> --><p>x"), None);
+        let page = load(b"<xmp>code</xmpp><p>After the example.</p>").unwrap();
+        assert_eq!(page.repairs, [Repair::ClosedRawText]);
+        assert!(body_text(&page).contains("After the example."));
+    }
+
+    #[test]
+    fn fifo_is_refused_without_blocking() {
+        let dir = std::env::temp_dir().join(format!("parcels-page-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("pipe.html");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("mkfifo unavailable; skipped");
+            return;
+        }
+        let err = Page::load(&fifo, &LoadOptions::default()).unwrap_err();
+        assert!(matches!(err, PageError::NotAFile { .. }), "{err}");
+        assert!(err.to_string().starts_with(&fifo.display().to_string()) && err.to_string().contains("named pipe"), "{err}");
+        let err = Page::load(&dir, &LoadOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("directory"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn missing_file_error_says_the_os_error_once() {
+        use std::error::Error;
+        let err = Page::load("/nonexistent.html", &LoadOptions::default()).unwrap_err();
+        let msg = err.to_string();
+        assert_eq!(msg.matches("os error 2").count(), 1, "{msg}");
+        assert!(msg.starts_with("/nonexistent.html: cannot read: "), "{msg}");
+        // No error source repeats the message when a caller prints the chain.
+        assert!(err.source().is_none());
+        assert!(!msg.contains("URL"));
+        let err = Page::load("https://example.com/news.html", &LoadOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("not URLs"), "{err}");
+    }
+
+    #[test]
+    fn non_html_text_is_refused() {
+        let toml = b"[package]\nname = \"parcels\"\nversion = \"0.1.0\"\n\n[dependencies]\nscraper = \"=0.29.0\"\n";
+        let err = load(toml).unwrap_err();
+        assert!(matches!(err, PageError::NoMarkup { .. }), "{err}");
+        assert!(err.to_string().starts_with("t.html: not HTML"), "{err}");
+        assert!(matches!(load(b"just a sentence with a < b comparison"), Err(PageError::NoMarkup { .. })));
+        // Markup after leading text, in any case, or a BOM and whitespace first, is a page.
+        assert!(load(b"server junk\n<HTML><P>x").is_ok());
+        assert!(load(b"\xef\xbb\xbf\n  <!DOCTYPE html><title>t</title>").is_ok());
+        assert!(load(b"<div class=a>x</div>").is_ok());
+        assert!(!has_markup("<pre-not-a-tag> <divx>"));
+    }
+
+    #[test]
+    fn bom_only_file_is_empty() {
+        assert!(matches!(load(b"\xef\xbb\xbf"), Err(PageError::Empty { .. })));
+        assert!(matches!(load(b"\xef\xbb\xbf \r\n"), Err(PageError::Empty { .. })));
+        assert!(matches!(load(b"\xff\xfe"), Err(PageError::Empty { .. })));
+        assert!(matches!(load(b"\xfe\xff\x00 "), Err(PageError::Empty { .. })));
+    }
+
+    #[test]
+    fn gzip_bomb_reports_the_limit_not_a_size() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(b"<p>").unwrap();
+        gz.write_all(&vec![b'a'; 1000]).unwrap();
+        let bytes = gz.finish().unwrap();
+        let opts = LoadOptions { max_bytes: 100, ..LoadOptions::default() };
+        let err = Page::from_bytes("bomb.html.gz", &bytes, &opts).unwrap_err();
+        assert!(matches!(err, PageError::TooLargeDecompressed { limit: 100, .. }), "{err}");
+        assert!(err.to_string().contains("more than 100 bytes after decompression"), "{err}");
     }
 
     #[test]

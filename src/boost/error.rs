@@ -36,6 +36,10 @@ pub enum BoostError {
     /// A saved model has a format this version cannot read.
     #[error("model format version {found}, this build reads {expected}")]
     FormatVersion { found: u32, expected: u32 },
+    /// A saved model is internally inconsistent (edited or corrupted): applying it could index
+    /// out of range or produce non-finite scores.
+    #[error("inconsistent model: {detail}")]
+    InvalidModel { detail: String },
     #[error(transparent)]
     Matrix(#[from] MatrixError),
     #[error(transparent)]

@@ -92,7 +92,7 @@ mod stump;
 
 pub use cv::{choose_rounds_by_cv, folds_by_group, rows_outside, RoundsChoice};
 pub use error::BoostError;
-pub use model::{argmax, confidence, probabilities, to_probabilities, AdaBoostMh, BoostPredictions, StagedScores, StopReason, FORMAT_VERSION};
+pub use model::{argmax, confidence, probabilities, to_probabilities, AdaBoostMh, BoostPredictions, StagedScores, StopReason, FORMAT_VERSION, MAX_CLASSES};
 pub use params::{AdaBoostMhParams, AdaBoostMhValidParams, DEFAULT_MAX_BINS};
 pub use stump::{Branch, Stump, StumpTest};
 

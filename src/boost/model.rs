@@ -1,7 +1,7 @@
 //! A trained boosted-stump model and its predictions: per-class scores, labels, calibrated
 //! probabilities and confidences, round-by-round (staged) scores, JSON persistence.
 
-use super::stump::Stump;
+use super::stump::{Stump, StumpTest};
 use super::{AdaBoostMhParams, AdaBoostMhValidParams, BoostError};
 use crate::matrix::{FeatureMatrix, FeatureSchema};
 use ndarray::{Array1, Array2, ArrayView1};
@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 
 /// Version of the saved-model layout; bump when fields change meaning.
 pub const FORMAT_VERSION: u32 = 1;
+
+/// Most classes a loaded model may have ([`AdaBoostMh::validate`]); block labelling schemes
+/// have a handful.
+pub const MAX_CLASSES: usize = 1024;
 
 /// Why training stopped adding stumps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,13 +160,78 @@ impl AdaBoostMh {
         Ok(serde_json::to_string(self)?)
     }
 
-    /// Loads a model saved by [`to_json`](Self::to_json), rejecting other format versions.
+    /// Loads a model saved by [`to_json`](Self::to_json), rejecting other format versions and
+    /// inconsistent models (see [`validate`](Self::validate)).
     pub fn from_json(json: &str) -> Result<Self, BoostError> {
         let model: Self = serde_json::from_str(json)?;
-        if model.format_version != FORMAT_VERSION {
-            return Err(BoostError::FormatVersion { found: model.format_version, expected: FORMAT_VERSION });
-        }
+        model.validate()?;
         Ok(model)
+    }
+
+    /// Checks the internal consistency of a model read from outside (a file can be edited or
+    /// corrupted, and serde only checks types): the format version; 2 to [`MAX_CLASSES`]
+    /// classes; each
+    /// stump's three confidence vectors having one finite value per class; each stump's column
+    /// within the schema's numeric or token columns, with a threshold that is not NaN; finite
+    /// round normalisers, no more of them than stumps; a finite, non-negative smoothing ε; and
+    /// column names that are unique within each table, as a matrix built from records requires.
+    /// A model that passes can be applied to any matrix of its schema without panicking or
+    /// reading out of range.
+    pub fn validate(&self) -> Result<(), BoostError> {
+        if self.format_version != FORMAT_VERSION {
+            return Err(BoostError::FormatVersion { found: self.format_version, expected: FORMAT_VERSION });
+        }
+        let invalid = |detail: String| Err(BoostError::InvalidModel { detail });
+        if self.n_classes < 2 {
+            return invalid(format!("{} classes; a model has at least 2", self.n_classes));
+        }
+        // Scores are allocated blocks × classes before any stump is read, so a model without
+        // stumps could still ask for any amount of memory through this number alone.
+        if self.n_classes > MAX_CLASSES {
+            return invalid(format!("{} classes, above the limit of {MAX_CLASSES}", self.n_classes));
+        }
+        let (n_numeric, n_tokens) = (self.schema.numeric_names.len(), self.schema.token_names.len());
+        for (t, stump) in self.stumps.iter().enumerate() {
+            match stump.test {
+                StumpTest::AtMost { column, threshold } => {
+                    if column >= n_numeric {
+                        return invalid(format!("stump {t} tests numeric column {column}, but the schema has {n_numeric}"));
+                    }
+                    if threshold.is_nan() {
+                        return invalid(format!("stump {t} has a NaN threshold"));
+                    }
+                }
+                StumpTest::Present { column } => {
+                    if column >= n_tokens {
+                        return invalid(format!("stump {t} tests token column {column}, but the schema has {n_tokens}"));
+                    }
+                }
+            }
+            for (branch, outputs) in stump.outputs.iter().enumerate() {
+                if outputs.len() != self.n_classes {
+                    return invalid(format!("stump {t} branch {branch} has {} confidences for {} classes", outputs.len(), self.n_classes));
+                }
+                if let Some(v) = outputs.iter().find(|v| !v.is_finite()) {
+                    return invalid(format!("stump {t} branch {branch} has a non-finite confidence {v}"));
+                }
+            }
+        }
+        if self.round_z.len() > self.stumps.len() {
+            return invalid(format!("{} round normalisers for {} stumps", self.round_z.len(), self.stumps.len()));
+        }
+        if let Some(z) = self.round_z.iter().find(|z| !z.is_finite()) {
+            return invalid(format!("non-finite round normaliser {z}"));
+        }
+        if !(self.epsilon.is_finite() && self.epsilon >= 0.0) {
+            return invalid(format!("smoothing ε = {}", self.epsilon));
+        }
+        for (kind, names) in [("numeric", &self.schema.numeric_names), ("token", &self.schema.token_names)] {
+            let mut seen = std::collections::HashSet::with_capacity(names.len());
+            if let Some(dup) = names.iter().find(|n| !seen.insert(n.as_str())) {
+                return invalid(format!("{kind} column name {dup:?} appears twice"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -238,4 +307,95 @@ pub fn to_probabilities(mut scores: Array2<f64>) -> Array2<f64> {
 pub fn confidence(scores: ArrayView1<f64>) -> f64 {
     // 0 for an empty row (no class at all).
     probabilities(scores).get(argmax(scores)).copied().unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod validate_tests {
+    use super::*;
+    use crate::matrix::SparseRows;
+    use linfa::ParamGuard;
+
+    /// A small trained model: two numeric columns, one token column, three classes.
+    fn model() -> (AdaBoostMh, FeatureMatrix) {
+        let numeric = ndarray::array![[0.0, 5.0], [1.0, 4.0], [2.0, 3.0], [3.0, 2.0], [4.0, 1.0], [5.0, 0.0]];
+        let tokens = SparseRows::from_rows(1, vec![vec![(0, 1.0)], vec![], vec![(0, 1.0)], vec![], vec![(0, 1.0)], vec![]]).unwrap();
+        let x = FeatureMatrix::new(numeric, vec!["a".into(), "b".into()], tokens, vec!["t".into()]).unwrap();
+        let model = AdaBoostMh::params().n_rounds(5).check().unwrap().train_weighted(&x, &[0, 0, 1, 1, 2, 2], None).unwrap();
+        assert!(!model.stumps.is_empty());
+        (model, x)
+    }
+
+    fn rejected(model: &AdaBoostMh, needle: &str) {
+        let err = model.validate().unwrap_err();
+        assert!(err.to_string().contains(needle), "{err}");
+        // The JSON round trip refuses it too.
+        assert!(AdaBoostMh::from_json(&serde_json::to_string(model).unwrap()).is_err());
+    }
+
+    #[test]
+    fn a_trained_model_is_valid_and_round_trips() {
+        let (model, x) = model();
+        model.validate().unwrap();
+        let back = AdaBoostMh::from_json(&model.to_json().unwrap()).unwrap();
+        assert_eq!(back.predict_classes(&x).unwrap(), model.predict_classes(&x).unwrap());
+    }
+
+    #[test]
+    fn shipped_models_are_valid() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/models");
+        for name in ["default.json", "parcels-17.json"] {
+            let text = std::fs::read_to_string(dir.join(name)).unwrap();
+            let saved: serde_json::Value = serde_json::from_str(&text).unwrap();
+            for view in ["stylistic", "lexical", "single_view", "context"] {
+                if saved[view].is_null() {
+                    continue;
+                }
+                let model: AdaBoostMh = serde_json::from_value(saved[view].clone()).unwrap();
+                model.validate().unwrap_or_else(|e| panic!("{name} {view}: {e}"));
+            }
+        }
+    }
+
+    #[test]
+    fn corrupted_models_are_rejected() {
+        let (good, _) = model();
+        let mut m = good.clone();
+        m.stumps[0].outputs[1].pop();
+        rejected(&m, "confidences for 3 classes");
+        let mut m = good.clone();
+        m.n_classes = 7;
+        rejected(&m, "confidences for 7 classes");
+        let mut m = good.clone();
+        m.n_classes = 1;
+        rejected(&m, "1 classes");
+        let mut m = good.clone();
+        (m.n_classes, m.stumps, m.round_z) = (usize::MAX, Vec::new(), Vec::new());
+        rejected(&m, "above the limit");
+        let mut m = good.clone();
+        m.stumps[0].test = StumpTest::AtMost { column: 2, threshold: 1.0 };
+        rejected(&m, "numeric column 2");
+        let mut m = good.clone();
+        m.stumps[0].test = StumpTest::Present { column: 1 };
+        rejected(&m, "token column 1");
+        let mut m = good.clone();
+        m.stumps[0].test = StumpTest::AtMost { column: 0, threshold: f64::NAN };
+        assert!(m.validate().unwrap_err().to_string().contains("NaN threshold"));
+        let mut m = good.clone();
+        m.stumps[0].outputs[0][0] = f64::INFINITY;
+        assert!(m.validate().unwrap_err().to_string().contains("non-finite confidence"));
+        let mut m = good.clone();
+        m.round_z.push(0.5);
+        m.round_z.push(0.5);
+        m.round_z.extend(vec![0.5; m.stumps.len()]);
+        rejected(&m, "round normalisers");
+        let mut m = good.clone();
+        m.epsilon = -1.0;
+        rejected(&m, "smoothing");
+        let mut m = good.clone();
+        m.schema.numeric_names[1] = "a".into();
+        rejected(&m, "appears twice");
+        let mut m = good;
+        m.format_version = 99;
+        assert!(matches!(m.validate(), Err(BoostError::FormatVersion { found: 99, .. })));
+    }
 }

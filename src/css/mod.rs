@@ -13,7 +13,12 @@
 //! Invariants: nothing here fails on page content. Malformed CSS is skipped rule by rule
 //! (lightningcss error recovery); a missing or unreadable external sheet becomes a
 //! [`CssWarning`] and a count in [`CssStats`]; the only error is a bad option ([`CssError`]).
-//! The DOM is walked iteratively, never recursively.
+//! The DOM is walked iteratively, never recursively, and CSS nesting deeper than
+//! [`MAX_CSS_NESTING`] is dropped before any parser recurses into it. A page cannot make parcels
+//! read other local files: external sheets are read only if, after canonicalisation, they are
+//! regular files inside the page's directory tree or the assets directory; each is read once,
+//! and at most [`MAX_SHEETS_PER_PAGE`] sheets and [`MAX_SHEET_BYTES_PER_PAGE`] bytes of them per
+//! page ([`MAX_SHEET_BYTES`] each).
 //!
 //! ```
 //! use parcels::css::{CssOptions, StyledDom};
@@ -43,6 +48,7 @@ use serde::Serialize;
 use crate::page::Page;
 pub use cascade::ComputedStyle;
 use cascade::{Sheets, QUIRKS_CSS};
+pub use sheet::MAX_CSS_NESTING;
 use sheet::{media_matches, RuleSet, SheetItem};
 pub use values::{Display, Float, Length, Position, Rgba, Visibility};
 
@@ -50,9 +56,14 @@ pub use values::{Display, Float, Length, Position, Rgba, Visibility};
 pub const UA_CSS: &str = include_str!("ua.css");
 
 /// External sheets larger than this are not read (no real sheet comes near it).
-const MAX_SHEET_BYTES: u64 = 4 * 1024 * 1024;
+pub const MAX_SHEET_BYTES: u64 = 4 * 1024 * 1024;
 /// `@import` chains deeper than this are cut (they only occur as cycles).
 const MAX_IMPORT_DEPTH: usize = 8;
+/// External sheets read for one page at most. Sheets are read once each (by canonical path),
+/// but a page's sheets may import many distinct files; real pages link a few dozen at most.
+pub const MAX_SHEETS_PER_PAGE: usize = 100;
+/// Bytes of external sheets read for one page at most.
+pub const MAX_SHEET_BYTES_PER_PAGE: u64 = 16 * 1024 * 1024;
 
 /// Where external style sheets are looked for.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -81,9 +92,22 @@ pub enum CssWarning {
     /// An external sheet (`<link>` or `@import`) was not found locally.
     #[error("{page}: style sheet {href} not found")]
     MissingSheet { page: PathBuf, href: String },
-    /// An external sheet exists but could not be read (too large, I/O error).
+    /// An external sheet exists but could not be read (too large, not a regular file, I/O
+    /// error).
     #[error("{page}: style sheet {path}: {problem}")]
     UnreadableSheet { page: PathBuf, path: PathBuf, problem: String },
+    /// An external sheet resolves outside the page's directory tree and the assets directory;
+    /// a page may not make parcels read other local files.
+    #[error("{page}: style sheet {href} is outside the page's directory and the assets directory; not read")]
+    OutsideSheet { page: PathBuf, href: String },
+    /// The page's external sheets reached [`MAX_SHEETS_PER_PAGE`] or
+    /// [`MAX_SHEET_BYTES_PER_PAGE`]; the rest were not read.
+    #[error("{page}: more than {limit} of external style sheets; the rest were not read")]
+    SheetLimit { page: PathBuf, limit: String },
+    /// Statements of a sheet nesting brackets deeper than [`MAX_CSS_NESTING`] were
+    /// dropped (hostile input: deep `:not(:not(…))` would overflow the parser's stack).
+    #[error("{page}: {dropped} rule(s) of {sheet} nest more than {max} levels deep; dropped")]
+    TooDeep { page: PathBuf, sheet: String, dropped: usize, max: usize },
 }
 
 /// What the CSS stage read for one page.
@@ -220,16 +244,37 @@ struct Loader<'p> {
     page: &'p Page,
     opts: &'p CssOptions,
     page_dir: PathBuf,
-    /// Sheets already read (cycles and duplicate links are read once).
+    /// Directories sheets may be read from, canonical: the page's and the assets directory.
+    roots: Vec<PathBuf>,
+    /// Sheets already read, by canonical path (cycles, duplicate links and the same file named
+    /// through different `..` paths are read once).
     seen: HashSet<PathBuf>,
+    /// Bytes of external sheets read so far, against [`MAX_SHEET_BYTES_PER_PAGE`].
+    bytes_read: u64,
+    /// Whether a per-page cap was hit (then no more sheets are read).
+    capped: bool,
     warnings: Vec<CssWarning>,
     stats: CssStats,
 }
 
+/// Where an `href` leads.
+enum Located {
+    /// A regular file inside the allowed directories (canonical path).
+    File(PathBuf),
+    /// Something exists but may not be read: outside the allowed directories, or not a
+    /// regular file (a named pipe would block the batch).
+    Refused(PathBuf, &'static str),
+    Missing,
+}
+
 impl<'p> Loader<'p> {
     fn new(page: &'p Page, opts: &'p CssOptions) -> Self {
-        let page_dir = page.path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Loader { page, opts, page_dir, seen: HashSet::new(), warnings: Vec::new(), stats: CssStats::default() }
+        let page_dir = match page.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let roots = std::iter::once(&page_dir).chain(&opts.assets_dir).filter_map(|d| d.canonicalize().ok()).collect();
+        Loader { page, opts, page_dir, roots, seen: HashSet::new(), bytes_read: 0, capped: false, warnings: Vec::new(), stats: CssStats::default() }
     }
 
     fn author_rules(&mut self) -> RuleSet {
@@ -263,38 +308,70 @@ impl<'p> Loader<'p> {
     fn add_sheet(&mut self, set: &mut RuleSet, css: &str, name: &str, dir: &Path, depth: usize) {
         // `@import` rules come first in a sheet, so the imported rules land before the
         // importer's own, as the cascade's source order requires.
-        set.add_sheet(css, name, &mut |set, SheetItem::Import(url)| self.add_external(set, &url, dir, depth + 1));
+        let dropped = set.add_sheet(css, name, &mut |set, SheetItem::Import(url)| self.add_external(set, &url, dir, depth + 1));
+        if dropped > 0 {
+            self.warnings.push(CssWarning::TooDeep { page: self.page.path.clone(), sheet: name.to_string(), dropped, max: MAX_CSS_NESTING });
+        }
     }
 
     fn add_external(&mut self, set: &mut RuleSet, href: &str, dir: &Path, depth: usize) {
-        if self.opts.skip_external || depth > MAX_IMPORT_DEPTH {
+        if self.opts.skip_external || depth > MAX_IMPORT_DEPTH || self.capped {
             return;
         }
-        let Some(path) = self.locate(href, dir) else {
-            self.stats.missing_sheets += 1;
-            self.warnings.push(CssWarning::MissingSheet { page: self.page.path.clone(), href: href.to_string() });
-            return;
+        let path = match self.locate(href, dir) {
+            Located::File(path) => path,
+            Located::Missing => {
+                self.stats.missing_sheets += 1;
+                self.warnings.push(CssWarning::MissingSheet { page: self.page.path.clone(), href: href.to_string() });
+                return;
+            }
+            Located::Refused(path, problem) => {
+                self.stats.missing_sheets += 1;
+                let page = self.page.path.clone();
+                self.warnings.push(if problem == OUTSIDE {
+                    CssWarning::OutsideSheet { page, href: href.to_string() }
+                } else {
+                    CssWarning::UnreadableSheet { page, path, problem: problem.to_string() }
+                });
+                return;
+            }
         };
-        if !self.seen.insert(path.clone()) {
+        if self.seen.contains(&path) {
             return;
         }
-        match read_sheet(&path) {
+        if self.seen.len() >= MAX_SHEETS_PER_PAGE {
+            self.cap(format!("{MAX_SHEETS_PER_PAGE} files"));
+            return;
+        }
+        self.seen.insert(path.clone());
+        match read_sheet(&path, MAX_SHEET_BYTES_PER_PAGE.saturating_sub(self.bytes_read)) {
             Ok(css) => {
+                self.bytes_read += css.len() as u64;
                 self.stats.external_sheets += 1;
                 let sheet_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 self.add_sheet(set, &css, &path.display().to_string(), &sheet_dir, depth);
             }
-            Err(problem) => {
+            Err(SheetProblem::PageBudget) => self.cap(format!("{MAX_SHEET_BYTES_PER_PAGE} bytes")),
+            Err(SheetProblem::Unreadable(problem)) => {
                 self.stats.missing_sheets += 1;
                 self.warnings.push(CssWarning::UnreadableSheet { page: self.page.path.clone(), path, problem });
             }
         }
     }
 
+    /// Stops reading external sheets for this page, with one warning.
+    fn cap(&mut self, limit: String) {
+        self.capped = true;
+        self.warnings.push(CssWarning::SheetLimit { page: self.page.path.clone(), limit });
+    }
+
     /// The local file an `href` names: relative to `dir` (the page's or the importing sheet's
-    /// directory), then under the assets directory by URL path, then by file name.
-    fn locate(&self, href: &str, dir: &Path) -> Option<PathBuf> {
-        let url_path = url_path(href)?;
+    /// directory), then under the assets directory by URL path, then by file name. Candidates
+    /// are canonicalised (so `a/../s.css` and `b/../s.css` are one sheet, and a symbolic link
+    /// cannot lead out) and must be regular files inside the page's directory tree or the
+    /// assets directory.
+    fn locate(&self, href: &str, dir: &Path) -> Located {
+        let Some(url_path) = url_path(href) else { return Located::Missing };
         let relative = url_path.trim_start_matches('/');
         let mut candidates = Vec::new();
         if !relative.is_empty() && !is_remote(href) {
@@ -311,9 +388,27 @@ impl<'p> Loader<'p> {
                 }
             }
         }
-        candidates.into_iter().find(|p| p.is_file())
+        let mut refused = None;
+        for candidate in candidates {
+            let Ok(canonical) = candidate.canonicalize() else { continue };
+            let Ok(meta) = std::fs::metadata(&canonical) else { continue };
+            if meta.is_dir() {
+                continue;
+            }
+            if !self.roots.iter().any(|root| canonical.starts_with(root)) {
+                refused.get_or_insert((canonical, OUTSIDE));
+            } else if !meta.is_file() {
+                refused.get_or_insert((canonical, crate::page::file_kind(meta.file_type())));
+            } else {
+                return Located::File(canonical);
+            }
+        }
+        refused.map_or(Located::Missing, |(path, problem)| Located::Refused(path, problem))
     }
 }
+
+/// The problem of a sheet outside the allowed directories (see [`Loader::locate`]).
+const OUTSIDE: &str = "outside the page's directory and the assets directory";
 
 fn is_stylesheet_link(el: &scraper::node::Element) -> bool {
     el.attr("rel").is_some_and(|rel| {
@@ -346,12 +441,39 @@ fn url_path(href: &str) -> Option<String> {
     (!path.is_empty()).then(|| path.replace("%20", " "))
 }
 
-fn read_sheet(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if meta.len() > MAX_SHEET_BYTES {
-        return Err(format!("{} bytes, above the limit of {MAX_SHEET_BYTES}", meta.len()));
+/// Why an external sheet was not read.
+enum SheetProblem {
+    /// It would take the page past [`MAX_SHEET_BYTES_PER_PAGE`].
+    PageBudget,
+    Unreadable(String),
+}
+
+/// Reads a sheet (a canonical path to a regular file) of at most [`MAX_SHEET_BYTES`] and at
+/// most `budget` bytes.
+fn read_sheet(path: &Path, budget: u64) -> Result<String, SheetProblem> {
+    use std::io::Read;
+    let problem = |e: std::io::Error| SheetProblem::Unreadable(e.to_string());
+    let file = std::fs::File::open(path).map_err(problem)?;
+    // Checked on the open file too: `locate` looked at the path, which may have changed since.
+    let meta = file.metadata().map_err(problem)?;
+    if !meta.is_file() {
+        return Err(SheetProblem::Unreadable(crate::page::file_kind(meta.file_type()).to_string()));
     }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    if meta.len() > MAX_SHEET_BYTES {
+        return Err(SheetProblem::Unreadable(format!("{} bytes, above the limit of {MAX_SHEET_BYTES}", meta.len())));
+    }
+    if meta.len() > budget {
+        return Err(SheetProblem::PageBudget);
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // At most one byte past the smaller limit: the file may have grown since `metadata`.
+    file.take(MAX_SHEET_BYTES.min(budget) + 1).read_to_end(&mut bytes).map_err(problem)?;
+    if bytes.len() as u64 > budget {
+        return Err(SheetProblem::PageBudget);
+    }
+    if bytes.len() as u64 > MAX_SHEET_BYTES {
+        return Err(SheetProblem::Unreadable(format!("more than {MAX_SHEET_BYTES} bytes")));
+    }
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 

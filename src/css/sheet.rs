@@ -100,7 +100,15 @@ impl RuleSet {
 
     /// Reads a style sheet, appending its rules. `on_import` is called for each `@import` in
     /// order, where its rules belong (so imported rules come before the importer's own).
-    pub fn add_sheet(&mut self, css: &str, name: &str, on_import: &mut dyn FnMut(&mut RuleSet, SheetItem)) {
+    /// Returns how many top-level statements were dropped for nesting deeper than
+    /// [`MAX_CSS_NESTING`] (also counted in `parse_warnings`).
+    pub fn add_sheet(&mut self, css: &str, name: &str, on_import: &mut dyn FnMut(&mut RuleSet, SheetItem)) -> usize {
+        let (css, dropped) = match drop_deep_statements(css, MAX_CSS_NESTING) {
+            Some((kept, dropped)) => (std::borrow::Cow::Owned(kept), dropped),
+            None => (std::borrow::Cow::Borrowed(css), 0),
+        };
+        self.parse_warnings += dropped;
+        let css = css.as_ref();
         let warnings = Arc::new(RwLock::new(Vec::new()));
         let options = ParserOptions { filename: name.to_string(), error_recovery: true, warnings: Some(Arc::clone(&warnings)), ..ParserOptions::default() };
         match StyleSheet::parse(css, options) {
@@ -110,6 +118,7 @@ impl RuleSet {
             Err(_) => self.parse_warnings += 1,
         }
         self.parse_warnings += warnings.read().map_or(0, |w| w.len());
+        dropped
     }
 
     fn add_rules(&mut self, rules: &[CssRule], on_import: &mut dyn FnMut(&mut RuleSet, SheetItem)) {
@@ -194,13 +203,83 @@ pub fn read_declarations(block: &DeclarationBlock) -> DeclBlock {
     out
 }
 
-/// Reads a `style` attribute.
+/// Reads a `style` attribute. Declarations nesting deeper than [`MAX_CSS_NESTING`] are dropped
+/// first (see [`drop_deep_statements`]).
 pub fn parse_style_attribute(text: &str) -> DeclBlock {
+    let kept = drop_deep_statements(text, MAX_CSS_NESTING);
+    let text = kept.as_ref().map_or(text, |(kept, _)| kept.as_str());
     let options = ParserOptions { error_recovery: true, ..ParserOptions::default() };
-    match StyleAttribute::parse(text, options) {
+    let block = match StyleAttribute::parse(text, options) {
         Ok(attr) => read_declarations(&attr.declarations),
         Err(_) => DeclBlock::default(),
+    };
+    block
+}
+
+/// Deepest nesting of brackets (`(`, `[`, `{` together) kept in CSS text. lightningcss and
+/// servo's `selectors` parse nested selectors (`:not(:not(…))`, `:is`, `:where`, `:has`),
+/// functions and blocks recursively, so a 3 KB `<style>` nesting `:not(` 500 deep overflows the
+/// stack and kills the process. Real sheets nest a few levels
+/// (`@media { @supports { a:not(:is(.x)) { width: calc(1px + (2em * 3)) } } }` is 5).
+pub const MAX_CSS_NESTING: usize = 32;
+
+/// Removes the top-level statements (rules, at-rules, or declarations of a `style` attribute)
+/// of `css` whose brackets nest deeper than `max`, before any parser sees them. Returns the text
+/// kept and how many statements were dropped, or `None` (no copy) when nothing was. The scan is
+/// linear and keeps only counters: comments and strings are skipped, escapes honoured; a
+/// statement ends at a `;` or a `}` at nesting depth 0, or at the end of the text (where an
+/// unclosed statement ends for a CSS parser too).
+pub fn drop_deep_statements(css: &str, max: usize) -> Option<(String, usize)> {
+    let bytes = css.as_bytes();
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let (mut depth, mut start, mut too_deep) = (0usize, 0usize, false);
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'/' if bytes.get(i + 1) == Some(&b'*') => i = find_from(bytes, i + 2, b"*/").map_or(bytes.len(), |e| e + 1),
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    i += usize::from(bytes[i] == b'\\') + 1;
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                too_deep |= depth > max;
+            }
+            close @ (b')' | b']' | b'}' | b';') => {
+                depth = depth.saturating_sub(usize::from(close != b';'));
+                if depth == 0 && (close == b'}' || close == b';') {
+                    if too_deep {
+                        cuts.push((start, i + 1));
+                    }
+                    (start, too_deep) = (i + 1, false);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
     }
+    if too_deep {
+        cuts.push((start, bytes.len()));
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(css.len());
+    let mut at = 0;
+    for &(s, e) in &cuts {
+        // Cuts are at ASCII bytes or the end, so they fall on character boundaries.
+        out.push_str(&css[at..s]);
+        at = e;
+    }
+    out.push_str(&css[at..]);
+    Some((out, cuts.len()))
+}
+
+fn find_from(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    hay.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| p + from)
 }
 
 /// Whether a media query list (as text: a `media` attribute or a serialised `@media` prelude)
@@ -274,6 +353,32 @@ mod tests {
         assert_eq!(set.rules.len(), 2);
         assert_eq!(set.rules[0].decls.normal.len(), 1, "{:?}", set.rules[0].decls);
         assert_eq!(set.rules[1].decls.normal.len(), 2);
+    }
+
+    #[test]
+    fn deeply_nested_selectors_are_dropped_not_parsed() {
+        for depth in [500, 5000] {
+            for pseudo in [":not(", ":is(", ":where(", ":has("] {
+                let deep = format!("p{} .x {}", pseudo.repeat(depth), ")".repeat(depth));
+                let css = format!(".a {{ color: red }}\n{deep} {{ color: blue }}\n.b {{ color: green }}");
+                let mut set = RuleSet::default();
+                let dropped = set.add_sheet(&css, "t.css", &mut |_, _| {});
+                assert_eq!(dropped, 1, "{pseudo} x {depth}");
+                assert_eq!(set.rules.len(), 2, "the rules around the deep one are kept");
+                // Unclosed nesting drops the rest of the sheet, as a parser would read it.
+                let mut set = RuleSet::default();
+                assert_eq!(set.add_sheet(&format!(".a {{ color: red }} {}", pseudo.repeat(depth)), "t.css", &mut |_, _| {}), 1);
+                assert_eq!(set.rules.len(), 1);
+            }
+        }
+        // Deep blocks and functions too, and in `style` attributes.
+        let mut set = RuleSet::default();
+        assert_eq!(set.add_sheet(&format!("{}p {{ color: red }}{}", "@media screen {".repeat(5000), "}".repeat(5000)), "t.css", &mut |_, _| {}), 1);
+        let attr = parse_style_attribute(&format!("color: red; width: {}1px{}", "calc(".repeat(5000), ")".repeat(5000)));
+        assert_eq!(attr.normal.len(), 1);
+        // Brackets in strings and comments do not count; ordinary nesting is kept.
+        let css = format!("/* {} */ a[title=\"{}\"] {{ width: calc(1px + (2em * 3)) }}", "(".repeat(100), "[".repeat(100));
+        assert_eq!(drop_deep_statements(&css, MAX_CSS_NESTING), None);
     }
 
     #[test]

@@ -239,3 +239,117 @@ fn golden_computed_styles() {
         assert!(expected == out, "{} differs from the computed styles (PARCELS_UPDATE_GOLDEN=1 to regenerate):\n{out}", golden.display());
     }
 }
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("parcels-css-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn load_at(path: &Path, html: &str, opts: &CssOptions) -> (Page, StyledDom) {
+    std::fs::write(path, html).unwrap();
+    let page = Page::load(path, &LoadOptions::default()).unwrap();
+    let styled = StyledDom::compute(&page, opts).unwrap();
+    (page, styled)
+}
+
+#[test]
+fn deeply_nested_selectors_do_not_overflow_the_stack() {
+    for depth in [500, 5000] {
+        let html = format!(
+            "<!DOCTYPE html><style>p{} .x {} {{ color: red }} p {{ color: green }}</style><p style='width: {}1px{}'>text</p>",
+            ":not(".repeat(depth),
+            ")".repeat(depth),
+            "calc(".repeat(depth),
+            ")".repeat(depth)
+        );
+        let (page, s) = inline(&html);
+        assert_eq!(s.select(&page, "p").unwrap().color, GREEN);
+        assert!(s.warnings.iter().any(|w| matches!(w, CssWarning::TooDeep { dropped: 1, .. })), "{:?}", s.warnings);
+    }
+}
+
+#[test]
+fn import_fan_out_reads_each_sheet_once() {
+    let dir = temp_dir("fanout");
+    // Six imports per sheet, each naming the same file by another path: 6^8 reads before.
+    let imports: String = (0..6).map(|i| format!("@import \"d{i}/../s.css\";\n")).collect();
+    for i in 0..6 {
+        std::fs::create_dir_all(dir.join(format!("d{i}"))).unwrap();
+    }
+    std::fs::write(dir.join("s.css"), format!("{imports}p {{ color: red }}")).unwrap();
+    let started = std::time::Instant::now();
+    let (page, s) =
+        load_at(&dir.join("p.html"), "<!DOCTYPE html><link rel=stylesheet href=s.css><link rel=stylesheet href=./d3/../s.css><p>x", &CssOptions::default());
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(s.stats.external_sheets, 1);
+    assert_eq!(s.select(&page, "p").unwrap().color, RED);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sheets_per_page_are_capped() {
+    let dir = temp_dir("cap");
+    let n = MAX_SHEETS_PER_PAGE + 20;
+    let mut html = String::from("<!DOCTYPE html>");
+    for i in 0..n {
+        std::fs::write(dir.join(format!("s{i}.css")), format!(".c{i} {{ color: red }}")).unwrap();
+        html.push_str(&format!("<link rel=stylesheet href=s{i}.css>"));
+    }
+    html.push_str("<p>x");
+    let (_, s) = load_at(&dir.join("p.html"), &html, &CssOptions::default());
+    assert_eq!(s.stats.external_sheets, MAX_SHEETS_PER_PAGE);
+    assert_eq!(s.warnings.iter().filter(|w| matches!(w, CssWarning::SheetLimit { .. })).count(), 1, "{:?}", s.warnings);
+    // The byte budget: four sheets of 4 MiB fit in 16 MiB, a fifth does not.
+    let big = format!("/*{}*/ p {{ color: red }}", "x".repeat(MAX_SHEET_BYTES as usize - 40));
+    let mut html = String::from("<!DOCTYPE html>");
+    for i in 0..5 {
+        std::fs::write(dir.join(format!("big{i}.css")), &big).unwrap();
+        html.push_str(&format!("<link rel=stylesheet href=big{i}.css>"));
+    }
+    let (_, s) = load_at(&dir.join("q.html"), &html, &CssOptions::default());
+    assert_eq!(s.stats.external_sheets, 4);
+    assert!(s.warnings.iter().any(|w| matches!(w, CssWarning::SheetLimit { limit, .. } if limit.contains("bytes"))), "{:?}", s.warnings);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sheets_outside_the_page_tree_are_not_read() {
+    let dir = temp_dir("outside");
+    let site = dir.join("site");
+    let assets = dir.join("assets");
+    std::fs::create_dir_all(site.join("css")).unwrap();
+    std::fs::create_dir_all(&assets).unwrap();
+    std::fs::write(dir.join("secret.css"), "p { color: red }").unwrap();
+    std::fs::write(assets.join("a.css"), "p { font-weight: bold }").unwrap();
+    std::fs::write(site.join("css/ok.css"), "p { font-style: italic }").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.join("secret.css"), site.join("css/link.css")).unwrap();
+    let html = "<!DOCTYPE html><link rel=stylesheet href=../../../../etc/passwd><link rel=stylesheet href=../secret.css>\
+                <link rel=stylesheet href=css/link.css><link rel=stylesheet href=/css/ok.css><link rel=stylesheet href=http://x/a.css><p>x";
+    let opts = CssOptions { assets_dir: Some(assets.clone()), ..CssOptions::default() };
+    let (page, s) = load_at(&site.join("p.html"), html, &opts);
+    let p = s.select(&page, "p").unwrap();
+    assert_ne!(p.color, RED, "a sheet outside the page's tree was read");
+    assert!(p.italic && p.is_bold(), "sheets in the page's tree and the assets are read");
+    assert_eq!(s.stats.external_sheets, 2);
+    let outside = s.warnings.iter().filter(|w| matches!(w, CssWarning::OutsideSheet { .. })).count();
+    // /etc/passwd, ../secret.css and the symbolic link to it.
+    assert_eq!(outside, if cfg!(unix) { 3 } else { 2 }, "{:?}", s.warnings);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fifo_sheet_is_refused_without_blocking() {
+    let dir = temp_dir("fifo");
+    let made = std::process::Command::new("mkfifo").arg(dir.join("pipe.css")).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("mkfifo unavailable; skipped");
+        return;
+    }
+    let (_, s) = load_at(&dir.join("p.html"), "<link rel=stylesheet href=pipe.css><p>x", &CssOptions::default());
+    assert!(s.warnings.iter().any(|w| matches!(w, CssWarning::UnreadableSheet { problem, .. } if problem.contains("named pipe"))), "{:?}", s.warnings);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

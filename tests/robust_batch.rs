@@ -1,0 +1,65 @@
+//! Robustness of a batch as the `parcels` binary runs it: one bad input (missing, not HTML, a
+//! named pipe) is that page's error, and the other pages are still processed.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/pages").join(name)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("parcels-robust-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn missing_path_does_not_abort_the_batch() {
+    let ok = fixture("linear.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_parcels")).arg("extract").arg(&ok).arg("/nonexistent.html").output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "some pages failed: {}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let records: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 2, "{stdout}");
+    assert_eq!(records[0]["path"], ok.display().to_string());
+    assert!(records[0].get("error").is_none(), "{}", records[0]);
+    let error = records[1]["error"].as_str().unwrap();
+    assert!(error.starts_with("/nonexistent.html: cannot read: "), "{error}");
+    assert_eq!(error.matches("os error 2").count(), 1, "the OS error is said once: {error}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
+}
+
+#[test]
+fn non_html_and_fifo_inputs_are_per_page_errors() {
+    let dir = scratch("inputs");
+    let toml = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+    let fifo = dir.join("pipe.html");
+    let has_fifo = Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_parcels"));
+    cmd.arg("divide").arg(&toml).arg(fixture("linear.html"));
+    if has_fifo {
+        cmd.arg(&fifo);
+    }
+    // A FIFO opened for reading would block until a writer comes: bound the run.
+    let mut child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("parcels hung on the inputs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(&format!("{}: not HTML", toml.display())), "{stderr}");
+    if has_fifo {
+        assert!(stderr.contains(&format!("{}: not a regular file (a named pipe)", fifo.display())), "{stderr}");
+    }
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1, "linear.html is still divided");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -173,9 +173,16 @@ impl TrainedModel {
         }
         let model: TrainedModel = serde_json::from_str(text).map_err(|e| ModelError::Parse { path: name.to_string(), message: e.to_string() })?;
         let k = model.scheme.len();
-        let learners = [("stylistic", Some(&model.stylistic)), ("lexical", Some(&model.lexical)), ("context", model.context.as_ref())];
+        let learners = [
+            ("stylistic", Some(&model.stylistic)),
+            ("lexical", Some(&model.lexical)),
+            ("single-view", Some(&model.single_view)),
+            ("context", model.context.as_ref()),
+        ];
         for (learner, m) in learners {
             if let Some(m) = m {
+                // Internal consistency first, so applying the model can never index out of range.
+                m.validate().map_err(|e| ModelError::Incompatible { path: name.to_string(), problem: format!("the {learner} learner: {e}") })?;
                 if m.n_classes() != k {
                     let problem = format!("the {learner} learner has {} classes, the scheme {} has {k}", m.n_classes(), model.scheme.name);
                     return Err(ModelError::Incompatible { path: name.to_string(), problem });
@@ -512,5 +519,21 @@ mod tests {
         assert!(err.to_string().contains("m.json: model format 99"), "{err}");
         let err = TrainedModel::from_json("not json", "m.json").unwrap_err();
         assert!(err.to_string().starts_with("m.json: not a parcels model"), "{err}");
+    }
+
+    #[test]
+    fn a_model_that_parses_but_is_inconsistent_is_refused_at_load() {
+        let text = include_str!("../corpora/models/parcels-17.json");
+        assert!(TrainedModel::from_json(text, "p17.json").is_ok());
+        // One label fewer in the scheme than the learners' classes.
+        let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+        v["scheme"]["labels"].as_array_mut().unwrap().pop();
+        let err = TrainedModel::from_json(&v.to_string(), "p17.json").unwrap_err().to_string();
+        assert!(err.starts_with("p17.json: ") && err.contains("17 classes, the scheme parcels-17 has 16"), "{err}");
+        // A stump of the lexical learner pointing past the last column.
+        let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+        v["lexical"]["stumps"][0]["test"]["AtMost"]["column"] = serde_json::Value::from(9_999_999);
+        let err = TrainedModel::from_json(&v.to_string(), "p17.json").unwrap_err().to_string();
+        assert!(err.starts_with("p17.json: the lexical learner: "), "{err}");
     }
 }

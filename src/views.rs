@@ -350,4 +350,54 @@ mod tests {
         }
         Font
     }
+
+    /// A contributed lexical group with two sparse columns of its own, after `tokens`.
+    struct Marks;
+
+    impl FeatureGroup for Marks {
+        fn name(&self) -> &str {
+            "marks"
+        }
+        fn view(&self) -> ViewKind {
+            ViewKind::Lexical
+        }
+        fn features(&self) -> Vec<(String, String)> {
+            vec![("marks.exclamations".into(), "`!` in the block".into())]
+        }
+        fn token_names(&self, _: &IdfTable) -> Vec<String> {
+            vec!["mark:!".into(), "mark:?".into()]
+        }
+        fn compute(&self, ctx: &PageContext<'_>, out: &mut GroupOutput) -> Result<(), GroupError> {
+            for (b, block) in ctx.division().blocks.iter().enumerate() {
+                let count = |c: char| block.text.matches(c).count() as f64;
+                out.row_mut(b)[0] = count('!');
+                let tokens = [(0, count('!')), (1, count('?'))].into_iter().filter(|(_, n)| *n > 0.0).collect();
+                out.set_tokens(b, tokens)?;
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_contributed_groups_token_columns_follow_the_earlier_ones() {
+        let page = Page::from_bytes("m.html", b"<p>Stop! Now!</p><p>Why?</p>", &LoadOptions::default()).unwrap();
+        let division = Divider::default().divide(&page);
+        let registry = Registry::builtin().with(Box::new(Marks)).unwrap();
+        let config = ViewConfig { stylistic: vec!["css".into()], lexical: vec!["marks".into(), "links".into(), "tokens".into()] };
+        let builder = ViewBuilder::with_groups(&config, IdfTable::dragnet().unwrap(), StyleOptions::default(), registry).unwrap();
+        let idf_columns = builder.idf().len() + 1;
+        assert_eq!(builder.token_names().len(), idf_columns + 2);
+        assert_eq!(&builder.token_names()[idf_columns..], ["mark:!", "mark:?"]);
+        assert_eq!(builder.lexical_names().last().map(String::as_str), Some("marks.exclamations"));
+        let v = builder.build(&page, &division).unwrap();
+        let (stop, why) =
+            (division.blocks.iter().position(|b| b.text == "Stop! Now!").unwrap(), division.blocks.iter().position(|b| b.text == "Why?").unwrap());
+        assert_eq!(v.lexical.numeric()[[stop, 5]], 2.0);
+        assert_eq!(v.lexical.numeric()[[why, 5]], 0.0);
+        let (cols, weights) = v.lexical.tokens().row(stop);
+        assert_eq!((cols.last().copied(), weights.last().copied()), (Some(idf_columns), Some(2.0)), "`!` twice, after the stems");
+        let (cols, _) = v.lexical.tokens().row(why);
+        assert_eq!(cols.last().copied(), Some(idf_columns + 1));
+        assert!(cols[..cols.len() - 1].iter().all(|&c| c < idf_columns), "the stems keep the IDF ids");
+    }
 }

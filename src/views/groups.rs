@@ -284,3 +284,43 @@ pub(super) fn finite_or_nan(values: &mut [f64]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::divide::Divider;
+    use crate::page::LoadOptions;
+
+    #[test]
+    fn group_output_rows_and_tokens_stay_in_their_bounds() {
+        let mut out = GroupOutput::new(2, 3, 4);
+        assert_eq!((out.blocks(), out.width()), (2, 3));
+        assert!(out.row(1).iter().all(|v| v.is_nan()), "pre-filled with NaN");
+        out.row_mut(1).copy_from_slice(&[1.0, 2.0, 3.0]);
+        assert_eq!(out.row(1), [1.0, 2.0, 3.0]);
+        assert!(out.row(0)[0].is_nan());
+        assert!(out.row_mut(2).is_empty(), "past the last block");
+        out.set_tokens(0, vec![(3, 0.5), (0, 1.5)]).unwrap();
+        assert_eq!(out.tokens(0), [(3, 0.5), (0, 1.5)]);
+        let err = out.set_tokens(1, vec![(4, 1.0)]).unwrap_err();
+        assert!(matches!(err, GroupError::TokenColumn { block: 1, column: 4, n_columns: 4 }), "{err}");
+        assert!(out.tokens(1).is_empty());
+    }
+
+    #[test]
+    fn the_context_computes_each_pass_once_and_needs_an_idf_for_the_lexical_one() {
+        let page = Page::from_bytes("c.html", b"<p>One block of words.</p><p>Another.</p>", &LoadOptions::default()).unwrap();
+        let division = Divider::default().divide(&page);
+        let style = StyleOptions::default();
+        let styled = StyledDom::compute(&page, &style.css).unwrap();
+        let idf = IdfTable::dragnet().unwrap();
+        let ctx = PageContext::new(&page, &division, &styled, &style, Some(&idf));
+        assert_eq!(ctx.blocks(), 2);
+        assert!(std::ptr::eq(ctx.lexical().unwrap(), ctx.lexical().unwrap()), "one lexical pass per page");
+        assert!(std::ptr::eq(ctx.style_pass().unwrap(), ctx.style_pass().unwrap()), "one stylistic pass per page");
+        assert_eq!(ctx.lexical().unwrap().numeric[0][0], 4.0, "words of the first block");
+        let without = PageContext::new(&page, &division, &styled, &style, None);
+        assert!(matches!(without.lexical(), Err(GroupError::NoIdf)));
+        assert_eq!(without.style_pass().unwrap().blocks(), 2);
+    }
+}

@@ -8,7 +8,9 @@
 //!
 //! The CSS stage ([`crate::css`]) computes every element's style first; the feature families
 //! then read it: placement, layout system and layers ([`layout`]), tables ([`table`]), fonts
-//! ([`fonts`]) and images. Font features are relative to the page's normal text and positions
+//! ([`fonts`]) and images, all gathered once per page by [`StylePass`]. Each family's columns
+//! make a built-in stylistic feature group of [`crate::views::Registry::builtin`], whose order is
+//! the row order here. Font features are relative to the page's normal text and positions
 //! relative to the page's extent, so a model learns "bigger than normal, near the top" and
 //! carries over to unseen sites.
 //!
@@ -31,6 +33,8 @@
 //! ```
 //!
 //! # Features
+//!
+//! In column order, by group (a unit test checks this table against the registry).
 //!
 //! | name | meaning |
 //! |---|---|

@@ -19,7 +19,7 @@ use scraper::Node;
 
 use super::labels::{Alignment, LabelFile};
 use super::scheme::LabelScheme;
-use crate::divide::{Divider, Division};
+use crate::divide::{Divider, Division, SkipWalk, Visit};
 use crate::page::{LoadOptions, Page, PageError};
 
 /// The L3S-GN1 class of each `x-nc-selN` span, in the `l3s-gn1` scheme's names.
@@ -73,34 +73,28 @@ fn annotated_chars(page: &Page, divider: &Divider) -> Vec<(char, usize, bool)> {
     let skip = &divider.config().skip;
     let mut out = Vec::new();
     let mut labels: Vec<(ego_tree::NodeId, usize)> = Vec::new();
-    let mut skipping: Option<ego_tree::NodeId> = None;
-    for edge in page.html.tree.root().traverse() {
+    let hidden = |node: ego_tree::NodeRef<'_, Node>| match node.value() {
+        Node::Element(el) if skip.iter().any(|t| t == el.name()) || el.has_class(INVISIBLE_CLASS, scraper::CaseSensitivity::AsciiCaseInsensitive) => {
+            Visit::Skip
+        }
+        _ => Visit::Enter,
+    };
+    for edge in SkipWalk::new(page.html.tree.root(), hidden) {
         match edge {
-            Edge::Open(node) => {
-                if skipping.is_some() {
-                    continue;
-                }
-                match node.value() {
-                    Node::Element(el) => {
-                        if skip.iter().any(|t| t == el.name()) || el.has_class(INVISIBLE_CLASS, scraper::CaseSensitivity::AsciiCaseInsensitive) {
-                            skipping = Some(node.id());
-                            continue;
-                        }
-                        if let Some(class) = el.classes().find_map(sel_class) {
-                            labels.push((node.id(), class));
-                        }
+            Edge::Open(node) => match node.value() {
+                Node::Element(el) => {
+                    if let Some(class) = el.classes().find_map(sel_class) {
+                        labels.push((node.id(), class));
                     }
-                    Node::Text(t) => {
-                        let (class, explicit) = labels.last().map_or((0, false), |&(_, c)| (c, true));
-                        out.extend(t.chars().filter(|c| !c.is_whitespace()).map(|c| (c, class, explicit)));
-                    }
-                    _ => {}
                 }
-            }
+                Node::Text(t) => {
+                    let (class, explicit) = labels.last().map_or((0, false), |&(_, c)| (c, true));
+                    out.extend(t.chars().filter(|c| !c.is_whitespace()).map(|c| (c, class, explicit)));
+                }
+                _ => {}
+            },
             Edge::Close(node) => {
-                if skipping == Some(node.id()) {
-                    skipping = None;
-                } else if skipping.is_none() && labels.last().is_some_and(|&(id, _)| id == node.id()) {
+                if labels.last().is_some_and(|&(id, _)| id == node.id()) {
                     labels.pop();
                 }
             }

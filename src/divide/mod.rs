@@ -25,6 +25,7 @@
 
 mod config;
 pub mod view;
+mod walk;
 
 pub use config::{ConfigError, DividerConfig, DEFAULT_DIVIDER_TOML};
 
@@ -36,6 +37,7 @@ use scraper::Node;
 use serde::Serialize;
 
 use crate::page::Page;
+pub(crate) use walk::{SkipWalk, Visit};
 
 /// U+FFFC OBJECT REPLACEMENT CHARACTER: the page-text stand-in for an image or other object that
 /// has no text of its own.
@@ -151,41 +153,24 @@ impl Divider {
     /// Divides a page into blocks (paper Figure 2).
     pub fn divide(&self, page: &Page) -> Division {
         let mut walk = Walk::new(self);
-        let mut skipping: Option<NodeId> = None;
-        for edge in page.html.tree.root().traverse() {
+        let decide = |node: ego_tree::NodeRef<'_, Node>| match node.value() {
+            Node::Element(el) if self.skip.contains(el.name()) || is_hidden_input(el) => Visit::Skip,
+            Node::Element(el) if REPLACED.contains(&el.name()) => Visit::Childless,
+            _ => Visit::Enter,
+        };
+        for edge in SkipWalk::new(page.html.tree.root(), decide) {
             match edge {
-                Edge::Open(node) => {
-                    if skipping.is_some() {
-                        continue;
-                    }
-                    match node.value() {
-                        Node::Element(el) => {
-                            let tag = el.name();
-                            if self.skip.contains(tag) || is_hidden_input(el) {
-                                skipping = Some(node.id());
-                                continue;
-                            }
-                            walk.open(node.id(), el);
-                            if REPLACED.contains(&tag) {
-                                walk.replaced(node.id(), el);
-                                skipping = Some(node.id());
-                            }
+                Edge::Open(node) => match node.value() {
+                    Node::Element(el) => {
+                        walk.open(node.id(), el);
+                        if REPLACED.contains(&el.name()) {
+                            walk.replaced(node.id(), el);
                         }
-                        Node::Text(t) => walk.text(node.id(), t),
-                        _ => {}
                     }
-                }
+                    Node::Text(t) => walk.text(node.id(), t),
+                    _ => {}
+                },
                 Edge::Close(node) => {
-                    if let Some(id) = skipping {
-                        if id != node.id() {
-                            continue;
-                        }
-                        skipping = None;
-                        let Node::Element(el) = node.value() else { continue };
-                        if self.skip.contains(el.name()) || is_hidden_input(el) {
-                            continue;
-                        }
-                    }
                     if let Node::Element(_) = node.value() {
                         walk.close();
                     }
@@ -382,7 +367,7 @@ impl<'d, 'p> Walk<'d, 'p> {
     /// A replaced element (image, iframe, form field): a leaf of its own, already on the stack.
     fn replaced(&mut self, node: NodeId, el: &scraper::node::Element) {
         let tag = el.name();
-        let attr = |name| el.attr(name).map(|v| collapse_whitespace(v)).filter(|v| !v.is_empty());
+        let attr = |name| el.attr(name).map(collapse_whitespace).filter(|v| !v.is_empty());
         let text = match tag {
             "img" | "applet" | "area" => attr("alt"),
             "input" => match el.attr("type").map(|t| t.trim().to_ascii_lowercase()).as_deref() {
@@ -396,7 +381,7 @@ impl<'d, 'p> Walk<'d, 'p> {
         let image = Image {
             tag: tag.to_string(),
             src: el.attr("src").or_else(|| el.attr("data")).map(|s| s.trim().to_string()),
-            alt: el.attr("alt").map(|s| collapse_whitespace(s)),
+            alt: el.attr("alt").map(collapse_whitespace),
             width: el.attr("width").and_then(parse_pixels),
             height: el.attr("height").and_then(parse_pixels),
             linked,

@@ -9,10 +9,10 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use ego_tree::iter::Edge;
-use ego_tree::NodeId;
+use ego_tree::{NodeId, NodeRef};
 use scraper::Node;
 
-use super::Division;
+use super::{Division, SkipWalk, Visit};
 use crate::page::Page;
 
 /// Elements with no end tag.
@@ -69,80 +69,68 @@ pub fn render(page: &Page, division: &Division, opts: &ViewOptions) -> String {
         None => BlockStyle { color: PALETTE[id % PALETTE.len()].to_string(), badge: id.to_string() },
     };
     let mut out = String::with_capacity(page.size * 2);
-    let mut skipping: Option<NodeId> = None;
     let mut head_done = false;
-    for edge in page.html.tree.root().traverse() {
+    let dropped = |node: NodeRef<'_, Node>| match node.value() {
+        Node::Element(el) if DROPPED.contains(&el.name()) => Visit::Skip,
+        Node::Element(el) if el.name() == "meta" && el.attr("http-equiv").is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh")) => Visit::Skip,
+        _ => Visit::Enter,
+    };
+    for edge in SkipWalk::new(page.html.tree.root(), dropped) {
         match edge {
-            Edge::Open(node) => {
-                if skipping.is_some() {
-                    continue;
-                }
-                match node.value() {
-                    Node::Doctype(d) => {
-                        let _ = write!(out, "<!DOCTYPE {}", d.name());
-                        if !d.public_id().is_empty() {
-                            let _ = write!(out, " PUBLIC \"{}\"", d.public_id());
-                            if !d.system_id().is_empty() {
-                                let _ = write!(out, " \"{}\"", d.system_id());
-                            }
-                        } else if !d.system_id().is_empty() {
-                            let _ = write!(out, " SYSTEM \"{}\"", d.system_id());
+            Edge::Open(node) => match node.value() {
+                Node::Doctype(d) => {
+                    let _ = write!(out, "<!DOCTYPE {}", d.name());
+                    if !d.public_id().is_empty() {
+                        let _ = write!(out, " PUBLIC \"{}\"", d.public_id());
+                        if !d.system_id().is_empty() {
+                            let _ = write!(out, " \"{}\"", d.system_id());
                         }
-                        out.push('>');
+                    } else if !d.system_id().is_empty() {
+                        let _ = write!(out, " SYSTEM \"{}\"", d.system_id());
                     }
-                    Node::Element(el) => {
-                        let tag = el.name();
-                        let refresh = tag == "meta" && el.attr("http-equiv").is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
-                        if DROPPED.contains(&tag) || refresh {
-                            skipping = Some(node.id());
+                    out.push('>');
+                }
+                Node::Element(el) => {
+                    let tag = el.name();
+                    let wrap = block_of.get(&node.id()).copied();
+                    if let Some((id, first)) = wrap {
+                        open_wrapper(&mut out, id, first, &style_of(id));
+                    }
+                    out.push('<');
+                    out.push_str(tag);
+                    for (name, value) in el.attrs() {
+                        if is_unsafe_attr(name, value) {
                             continue;
                         }
-                        let wrap = block_of.get(&node.id()).copied();
-                        if let Some((id, first)) = wrap {
-                            open_wrapper(&mut out, id, first, &style_of(id));
-                        }
-                        out.push('<');
-                        out.push_str(tag);
-                        for (name, value) in el.attrs() {
-                            if is_unsafe_attr(name, value) {
-                                continue;
-                            }
-                            let _ = write!(out, " {}=\"{}\"", name, escape_attr(value));
-                        }
-                        out.push('>');
-                        if tag == "head" {
-                            write_head_extra(&mut out, opts);
-                            head_done = true;
-                        }
-                        if VOID.contains(&tag) && wrap.is_some() {
-                            out.push_str("</span>");
-                        }
+                        let _ = write!(out, " {}=\"{}\"", name, escape_attr(value));
                     }
-                    Node::Text(t) => {
-                        let raw = node.parent().and_then(|p| p.value().as_element()).is_some_and(|e| e.name() == "style");
-                        let wrap = block_of.get(&node.id()).copied();
-                        if let Some((id, first)) = wrap {
-                            open_wrapper(&mut out, id, first, &style_of(id));
-                        }
-                        if raw {
-                            out.push_str(&t.replace("</", "<\\/"));
-                        } else {
-                            escape_text(&mut out, &t[..]);
-                        }
-                        if wrap.is_some() {
-                            out.push_str("</span>");
-                        }
+                    out.push('>');
+                    if tag == "head" {
+                        write_head_extra(&mut out, opts);
+                        head_done = true;
                     }
-                    Node::Comment(_) | Node::Document | Node::Fragment | Node::ProcessingInstruction(_) => {}
+                    if VOID.contains(&tag) && wrap.is_some() {
+                        out.push_str("</span>");
+                    }
                 }
-            }
+                Node::Text(t) => {
+                    let raw = node.parent().and_then(|p| p.value().as_element()).is_some_and(|e| e.name() == "style");
+                    let wrap = block_of.get(&node.id()).copied();
+                    if let Some((id, first)) = wrap {
+                        open_wrapper(&mut out, id, first, &style_of(id));
+                    }
+                    if raw {
+                        out.push_str(&t.replace("</", "<\\/"));
+                    } else {
+                        escape_text(&mut out, &t[..]);
+                    }
+                    if wrap.is_some() {
+                        out.push_str("</span>");
+                    }
+                }
+                Node::Comment(_) | Node::Document | Node::Fragment | Node::ProcessingInstruction(_) => {}
+            },
             Edge::Close(node) => {
-                if let Some(id) = skipping {
-                    if id == node.id() {
-                        skipping = None;
-                    }
-                    continue;
-                }
                 if let Node::Element(el) = node.value() {
                     let tag = el.name();
                     if VOID.contains(&tag) {

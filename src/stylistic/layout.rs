@@ -20,8 +20,9 @@ use crate::css::values::VIEWPORT;
 use crate::css::{ComputedStyle, Float, Length, NodeMap, Position, StyledDom};
 use crate::page::Page;
 
-/// Feature names and meanings, in row order.
-pub const NAMES: &[(&str, &str)] = &[
+/// The `layout` group's feature names and meanings, in column order ([`Layout::features`] writes
+/// these, then [`LAYER_NAMES`]).
+pub const LAYOUT_NAMES: &[(&str, &str)] = &[
     ("layout.page_tabular", "1 if the page is laid out by tables (at least as many <table> as <div> near the root)"),
     ("layout.page_layer", "1 if the page is laid out by divisions/layers (more <div> and sectioning elements near the root than tables)"),
     ("layout.page_linear", "1 if neither tables nor divisions appear near the root (plain linear flow)"),
@@ -29,6 +30,10 @@ pub const NAMES: &[(&str, &str)] = &[
     ("layout.by_table", "1 if the block's nearest layout ancestor is a table cell"),
     ("layout.by_layer", "1 if the block's nearest layout ancestor is a division/layer (div, section…, or a floated or positioned box)"),
     ("layout.by_linear", "1 if the block has no table cell or division ancestor below <body>"),
+];
+
+/// The `layer` group's feature names and meanings, in column order.
+pub const LAYER_NAMES: &[(&str, &str)] = &[
     ("layer.relative", "1 if the block's nearest positioned ancestor (itself included) is position:relative"),
     ("layer.absolute", "1 if it is position:absolute"),
     ("layer.fixed", "1 if it is position:fixed"),

@@ -8,7 +8,9 @@
 //!
 //! The CSS stage ([`crate::css`]) computes every element's style first; the feature families
 //! then read it: placement, layout system and layers ([`layout`]), tables ([`table`]), fonts
-//! ([`fonts`]) and images. Font features are relative to the page's normal text and positions
+//! ([`fonts`]) and images, all gathered once per page by [`StylePass`]. Each family's columns
+//! make a built-in stylistic feature group of [`crate::views::Registry::builtin`], whose order is
+//! the row order here. Font features are relative to the page's normal text and positions
 //! relative to the page's extent, so a model learns "bigger than normal, near the top" and
 //! carries over to unseen sites.
 //!
@@ -31,6 +33,8 @@
 //! ```
 //!
 //! # Features
+//!
+//! In column order, by group (a unit test checks this table against the registry).
 //!
 //! | name | meaning |
 //! |---|---|
@@ -131,6 +135,9 @@ pub enum StyleError {
     /// The division names a node the page does not have (it was made from another page).
     #[error("{page}: block {block} does not belong to this page")]
     ForeignBlock { page: std::path::PathBuf, block: usize },
+    /// A stylistic feature group failed for another reason.
+    #[error("stylistic feature group: {0}")]
+    Group(String),
 }
 
 /// The stylistic feature matrix of one page: a row per block, a column per feature.
@@ -195,7 +202,8 @@ impl StylisticFeatures {
     }
 }
 
-const PLACEMENT: &[(&str, &str)] = &[
+/// The `placement` group: names and meanings, in column order.
+pub const PLACEMENT: &[(&str, &str)] = &[
     ("pos.start", "first character of the block in the page text / page text length"),
     ("pos.index_rel", "block number / (number of blocks − 1)"),
     ("pos.dom_depth", "element depth of the block's first leaf element"),
@@ -203,7 +211,8 @@ const PLACEMENT: &[(&str, &str)] = &[
     ("hidden", "1 if the block is not drawn (display:none, visibility:hidden, hidden attribute)"),
 ];
 
-const IMAGES: &[(&str, &str)] = &[
+/// The `image` group: names and meanings, in column order.
+pub const IMAGES: &[(&str, &str)] = &[
     ("img.count", "<img> leaves in the block"),
     ("img.objects", "other replaced objects in the block (iframe, embed, object, video, form fields)"),
     ("img.max_width", "largest known image width in pixels (NaN if none known)"),
@@ -213,22 +222,19 @@ const IMAGES: &[(&str, &str)] = &[
     ("img.only", "1 if the block has images or objects and no text of its own (alt text aside)"),
 ];
 
-const CSS: &[(&str, &str)] =
+/// The page-wide `css` group: names and meanings, in column order.
+pub const CSS: &[(&str, &str)] =
     &[("css.missing_sheets", "external style sheets linked by the page but not found"), ("css.author_rules", "log2(1 + author CSS rules read)")];
 
-/// The feature families in row order.
-fn families() -> [&'static [(&'static str, &'static str)]; 6] {
-    [PLACEMENT, layout::NAMES, table::NAMES, fonts::NAMES, IMAGES, CSS]
-}
-
-/// Every feature name with its meaning, in row order.
-pub fn feature_table() -> Vec<(&'static str, &'static str)> {
-    families().iter().flat_map(|f| f.iter().copied()).collect()
+/// Every feature name with its meaning, in row order: the built-in stylistic feature groups of
+/// [`crate::views::Registry::builtin`], in registry order.
+pub fn feature_table() -> Vec<(String, String)> {
+    crate::views::Registry::builtin().features(crate::views::ViewKind::Stylistic)
 }
 
 /// Every feature name, in row order.
 pub fn feature_names() -> Vec<String> {
-    feature_table().into_iter().map(|(n, _)| n.to_string()).collect()
+    feature_table().into_iter().map(|(n, _)| n).collect()
 }
 
 /// Computes the stylistic features of every block of a page (CSS included).
@@ -252,49 +258,111 @@ struct ImageFact {
     height: Option<f32>,
 }
 
-/// Computes the features from an already styled page (to share one cascade between views).
+/// Computes the features from an already styled page (to share one cascade between views): the
+/// built-in stylistic feature groups of the registry, run over one page.
 pub fn extract_styled(page: &Page, division: &Division, styled: &StyledDom, opts: &StyleOptions) -> Result<StylisticFeatures, StyleError> {
-    let facts = division.blocks.iter().map(|b| block_facts(page, styled, b)).collect::<Result<Vec<_>, _>>()?;
-    let page_font = PageFont::new(facts.iter().flat_map(|f| f.text.iter().copied()));
-    let layout = Layout::new(page, styled, opts.near_root);
-    let page_words: usize = division.blocks.iter().filter(|b| !b.hidden).map(|b| b.words).sum();
-    let mut tables = Tables::new(page, styled, page_words);
-    let text_len = division.text.chars().count().max(1) as f64;
-    let max_depth = facts.iter().map(|f| f.depth).max().unwrap_or(0).max(1) as f64;
-    let page_area: f64 = facts.iter().flat_map(|f| &f.images).filter_map(area).sum();
-    let n_blocks = division.blocks.len();
-    let widths: Vec<usize> = families().iter().map(|f| f.len()).collect();
-    let n_features: usize = widths.iter().sum();
-    let mut rows = Vec::with_capacity(n_blocks);
-    for (block, f) in division.blocks.iter().zip(&facts) {
-        let mut row = vec![f64::NAN; n_features];
-        let (placement, rest) = row.split_at_mut(widths[0]);
-        let (layout_out, rest) = rest.split_at_mut(widths[1]);
-        let (table_out, rest) = rest.split_at_mut(widths[2]);
-        let (font_out, rest) = rest.split_at_mut(widths[3]);
-        let (image_out, css_out) = rest.split_at_mut(widths[4]);
-        placement.copy_from_slice(&[
-            block.chars[0] as f64 / text_len,
+    use crate::views::{GroupError, PageContext, Registry, ViewKind};
+    let ctx = PageContext::new(page, division, styled, opts, None);
+    let registry = Registry::builtin();
+    let (names, rows) = registry.compute_dense(ViewKind::Stylistic, &ctx).map_err(|e| match e {
+        GroupError::Style(s) => s,
+        // The built-in stylistic groups fail only on the stylistic pass.
+        other => StyleError::Group(other.to_string()),
+    })?;
+    Ok(StylisticFeatures { names, rows, warnings: styled.warnings.clone() })
+}
+
+/// The shared per-page work of the built-in stylistic feature groups: facts about every block and
+/// the page's normal font, layout system, table grids and image area, gathered once per page.
+/// Each group asks it for its own columns of one block.
+pub struct StylePass<'s> {
+    page: &'s Page,
+    division: &'s Division,
+    styled: &'s StyledDom,
+    facts: Vec<BlockFacts<'s>>,
+    page_font: PageFont,
+    layout: Layout,
+    /// Layout and layer columns per block (one [`Layout::features`] call serves both groups).
+    layout_rows: std::cell::OnceCell<Vec<Vec<f64>>>,
+    tables: std::cell::RefCell<Tables<'s>>,
+    text_len: f64,
+    max_depth: f64,
+    page_area: f64,
+}
+
+impl<'s> StylePass<'s> {
+    /// Gathers the page-level facts; fails if a block names a node the page does not have.
+    pub fn new(page: &'s Page, division: &'s Division, styled: &'s StyledDom, opts: &StyleOptions) -> Result<StylePass<'s>, StyleError> {
+        let facts = division.blocks.iter().map(|b| block_facts(page, styled, b)).collect::<Result<Vec<_>, _>>()?;
+        let page_font = PageFont::new(facts.iter().flat_map(|f| f.text.iter().copied()));
+        let layout = Layout::new(page, styled, opts.near_root);
+        let page_words: usize = division.blocks.iter().filter(|b| !b.hidden).map(|b| b.words).sum();
+        let tables = std::cell::RefCell::new(Tables::new(page, styled, page_words));
+        let text_len = division.text.chars().count().max(1) as f64;
+        let max_depth = facts.iter().map(|f| f.depth).max().unwrap_or(0).max(1) as f64;
+        let page_area: f64 = facts.iter().flat_map(|f| &f.images).filter_map(area).sum();
+        Ok(StylePass { page, division, styled, facts, page_font, layout, layout_rows: std::cell::OnceCell::new(), tables, text_len, max_depth, page_area })
+    }
+
+    /// Number of blocks (rows).
+    pub fn blocks(&self) -> usize {
+        self.facts.len()
+    }
+
+    /// The `placement` columns ([`PLACEMENT`]) of block `b`.
+    pub fn placement(&self, b: usize, out: &mut [f64]) {
+        let (Some(block), Some(f)) = (self.division.blocks.get(b), self.facts.get(b)) else { return };
+        let n_blocks = self.division.blocks.len();
+        out.copy_from_slice(&[
+            block.chars[0] as f64 / self.text_len,
             if n_blocks > 1 { block.id as f64 / (n_blocks - 1) as f64 } else { 0.0 },
             f.depth as f64,
-            f.depth as f64 / max_depth,
+            f.depth as f64 / self.max_depth,
             if block.hidden || f.all_hidden { 1.0 } else { 0.0 },
         ]);
-        layout.features(page, styled, f.element, layout_out);
-        tables.features(f.element, table_out);
-        let link_chars: usize = block.links.iter().map(|l| l.text.chars().filter(|c| !c.is_whitespace()).count()).sum();
-        page_font.features(&f.text, link_chars, font_out);
-        image_features(f, block.images.iter().map(|i| i.linked), page_area, image_out);
-        css_out.copy_from_slice(&[styled.stats.missing_sheets as f64, (1.0 + styled.stats.author_rules as f64).log2()]);
-        // Ratios of degenerate quantities must not leak infinities into the learner.
-        for v in row.iter_mut() {
-            if v.is_infinite() {
-                *v = f64::NAN;
-            }
-        }
-        rows.push(row);
     }
-    Ok(StylisticFeatures { names: feature_names(), rows, warnings: styled.warnings.clone() })
+
+    /// The layout columns ([`layout::LAYOUT_NAMES`]) then the layer columns
+    /// ([`layout::LAYER_NAMES`]) of block `b`.
+    pub fn layout_and_layers(&self, b: usize) -> &[f64] {
+        let rows = self.layout_rows.get_or_init(|| {
+            let width = layout::LAYOUT_NAMES.len() + layout::LAYER_NAMES.len();
+            self.facts
+                .iter()
+                .map(|f| {
+                    let mut row = vec![f64::NAN; width];
+                    self.layout.features(self.page, self.styled, f.element, &mut row);
+                    row
+                })
+                .collect()
+        });
+        rows.get(b).map_or(&[], Vec::as_slice)
+    }
+
+    /// The `table` columns ([`table::NAMES`]) of block `b`.
+    pub fn table(&self, b: usize, out: &mut [f64]) {
+        if let Some(f) = self.facts.get(b) {
+            self.tables.borrow_mut().features(f.element, out);
+        }
+    }
+
+    /// The `font` columns ([`fonts::NAMES`]) of block `b`.
+    pub fn font(&self, b: usize, out: &mut [f64]) {
+        let (Some(block), Some(f)) = (self.division.blocks.get(b), self.facts.get(b)) else { return };
+        let link_chars: usize = block.links.iter().map(|l| l.text.chars().filter(|c| !c.is_whitespace()).count()).sum();
+        self.page_font.features(&f.text, link_chars, out);
+    }
+
+    /// The `image` columns ([`IMAGES`]) of block `b`.
+    pub fn image(&self, b: usize, out: &mut [f64]) {
+        let (Some(block), Some(f)) = (self.division.blocks.get(b), self.facts.get(b)) else { return };
+        image_features(f, block.images.iter().map(|i| i.linked), self.page_area, out);
+    }
+
+    /// The page-wide `css` columns ([`CSS`]).
+    pub fn css(&self, out: &mut [f64]) {
+        out.copy_from_slice(&[self.styled.stats.missing_sheets as f64, (1.0 + self.styled.stats.author_rules as f64).log2()]);
+    }
 }
 
 fn block_facts<'s>(page: &Page, styled: &'s StyledDom, block: &crate::divide::Block) -> Result<BlockFacts<'s>, StyleError> {

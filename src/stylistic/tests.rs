@@ -190,13 +190,43 @@ fn rows_are_dense_and_finite_or_nan() {
     assert!(f.to_tsv().lines().count() == d.blocks.len() + 1);
 }
 
+/// The feature names in the first column of the module docs' `# Features` table.
+fn documented_names() -> Vec<String> {
+    include_str!("mod.rs")
+        .lines()
+        .filter_map(|l| l.strip_prefix("//! | `"))
+        .filter_map(|l| l.split(" | ").next())
+        .flat_map(|cell| cell.split('`').filter(|s| !s.trim().is_empty() && s.trim() != "/").map(str::to_string).collect::<Vec<_>>())
+        .collect()
+}
+
 #[test]
-fn every_feature_is_documented_in_the_module_table() {
-    let docs = include_str!("mod.rs");
+fn module_table_and_registry_list_the_same_features_in_the_same_order() {
     let names = feature_names();
     let unique: std::collections::BTreeSet<&String> = names.iter().collect();
     assert_eq!(unique.len(), names.len(), "duplicate feature names");
+    let documented = documented_names();
+    assert!(documented.len() > 60, "the table parses: {documented:?}");
+    assert!(documented.contains(&"layer.relative".to_string()) && documented.contains(&"layer.fixed".to_string()), "cells with several names");
     for name in &names {
-        assert!(docs.contains(&format!("`{name}`")), "{name} missing from the module docs table");
+        assert!(documented.contains(name), "{name} of the registry is missing from the module docs table");
     }
+    for name in &documented {
+        assert!(names.contains(name), "{name} of the module docs table is no registry feature");
+    }
+    assert_eq!(documented, names, "the table lists the features in column order");
+}
+
+#[test]
+fn pass_names_follow_the_registry_groups() {
+    let registry = crate::views::Registry::builtin();
+    let groups = registry.names(crate::views::ViewKind::Stylistic);
+    assert_eq!(groups, ["placement", "layout", "layer", "table", "font", "image", "css"]);
+    let (_, f) = features("table.html");
+    assert_eq!(f.names, feature_names());
+    assert_eq!(f.names.len(), 5 + 7 + 13 + 25 + 12 + 7 + 2);
+    assert_eq!(&f.names[..2], ["pos.start", "pos.index_rel"]);
+    assert_eq!(f.names[5], "layout.page_tabular");
+    assert_eq!(f.names[12], "layer.relative");
+    assert_eq!(f.names.last().map(String::as_str), Some("css.author_rules"));
 }

@@ -81,6 +81,13 @@ pub struct FeatureNames {
     pub lexical: Vec<String>,
     /// Sparse token columns of the lexical view.
     pub lexical_tokens: usize,
+    /// Sparse token columns of the stylistic view (none for the built-in groups).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stylistic_tokens: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A trained model: the co-trained stylistic and lexical learners, the single-view learner, the
@@ -194,7 +201,12 @@ impl TrainedModel {
 }
 
 fn feature_names(builder: &ViewBuilder) -> FeatureNames {
-    FeatureNames { stylistic: builder.stylistic_names().to_vec(), lexical: builder.lexical_names().to_vec(), lexical_tokens: builder.token_names().len() }
+    FeatureNames {
+        stylistic: builder.stylistic_names().to_vec(),
+        lexical: builder.lexical_names().to_vec(),
+        lexical_tokens: builder.token_names().len(),
+        stylistic_tokens: builder.stylistic_token_names().len(),
+    }
 }
 
 /// One labelled page extracted by a model that never saw its fold.

@@ -126,21 +126,6 @@ impl ViewBuilder {
         Ok(ViewBuilder { idf, style, registry, stylistic, lexical })
     }
 
-    /// Names of the stylistic view's columns.
-    pub fn stylistic_names(&self) -> &[String] {
-        &self.stylistic_names
-    }
-
-    /// Names of the lexical view's dense columns.
-    pub fn lexical_names(&self) -> &[String] {
-        &self.lexical_names
-    }
-
-    /// Names of the lexical view's sparse token columns (empty without the `tokens` group).
-    pub fn token_names(&self) -> &[String] {
-        &self.token_names
-    }
-
     /// The IDF table the lexical view weights stems with.
     pub fn idf(&self) -> &IdfTable {
         &self.idf

@@ -339,7 +339,7 @@ const SNIFF_TAGS: &[&str] = &[
     "main", "noscript", "base",
 ];
 
-/// Whether `text` looks like HTML: one of [`SNIFF_TAGS`] (a tag name followed by whitespace,
+/// Whether `text` looks like HTML: one of `SNIFF_TAGS` (a tag name followed by whitespace,
 /// `/` or `>`) or a comment (`<!--`, as in the WHATWG patterns) within its first
 /// [`SNIFF_CHARS`] characters. A configuration file, a log or a plain-text document has none,
 /// and dividing it would give one block holding the whole file.
@@ -397,7 +397,7 @@ const RAW_TEXT: &[&str] = &["script", "style", "textarea", "title", "xmp", "nosc
 /// tags, before parsing; returns `None` (no copy) when the page nests no deeper. Browsers bound
 /// the DOM depth the same way (Chromium at 512); no real page comes near it, while a hostile one
 /// nested 100,000 deep would make the parser quadratic. The scan is a light tokenizer: it skips
-/// comments and raw-text elements and only counts the elements in [`SCOPE_SCANNING`].
+/// comments and raw-text elements and only counts the elements in `SCOPE_SCANNING`.
 pub fn flatten_deep_nesting(text: &str, limit: usize) -> Option<String> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;

@@ -64,8 +64,7 @@ fn nesting_beyond_max_depth_joins_the_higher_ancestor() {
         html.push_str("</td></tr></table>");
     }
     assert_eq!(texts(&html), ["deep one deep two"]);
-    let mut config = DividerConfig::default();
-    config.max_depth = 5;
+    let config = DividerConfig { max_depth: 5, ..DividerConfig::default() };
     let d = Divider::new(config).divide(&page(&html));
     assert_eq!(d.blocks.iter().map(|b| b.text.as_str()).collect::<Vec<_>>(), ["deep one", "deep two"]);
 }
@@ -74,8 +73,7 @@ fn nesting_beyond_max_depth_joins_the_higher_ancestor() {
 fn line_breaks_end_blocks_as_configured() {
     let html = "<td>line one<br>line two<br><br>next para<br> <br>third</td>";
     assert_eq!(texts(html), ["line one", "line two", "next para", "third"]);
-    let mut config = DividerConfig::default();
-    config.br_breaks = 2;
+    let mut config = DividerConfig { br_breaks: 2, ..DividerConfig::default() };
     let two: Vec<String> = Divider::new(config.clone()).divide(&page(html)).blocks.into_iter().map(|b| b.text).collect();
     assert_eq!(two, ["line one line two", "next para", "third"]);
     config.br_breaks = 0;

@@ -39,7 +39,7 @@ pub struct ViewOptions<'a> {
     pub head_extra: &'a str,
     /// Content-Security-Policy for the view. The default forbids every script.
     pub csp: &'a str,
-    /// Decoration per block id; `None` numbers blocks and cycles [`PALETTE`].
+    /// Decoration per block id; `None` numbers blocks and cycles `PALETTE`.
     pub styles: Option<&'a dyn Fn(usize) -> BlockStyle>,
 }
 

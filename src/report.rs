@@ -287,6 +287,22 @@ const PAPER_FIGURES: &str = "\
 | 7.3 Song 3-level, coarse blocks, u=40 k=4 r=20 | 34.1% | 19.5% | | | 21.1% → 17.6% | no clear gain |
 ";
 
+/// The error table (Markdown): mean held-out error of every learner at round 0, round 1 and the
+/// last round. `parcels experiment` prints it; `report.md` holds it.
+pub fn error_table(results: &ExperimentResults) -> String {
+    let last = n_rounds(results).saturating_sub(1);
+    let mut out = String::from("| learner | round 0 | round 1 | last round |\n|---|---:|---:|---:|\n");
+    for learner in &learners(results) {
+        let m = mean_curve(results, learner);
+        if m.iter().all(|v| v.is_nan()) {
+            continue;
+        }
+        let at = |r: usize| m.get(r.min(m.len() - 1)).copied().unwrap_or(f64::NAN);
+        let _ = writeln!(out, "| {learner} | {:.1}% | {:.1}% | {:.1}% |", 100.0 * at(0), 100.0 * at(1), 100.0 * at(last));
+    }
+    out
+}
+
 /// The Markdown report.
 pub fn report_md(results: &ExperimentResults) -> String {
     let c = &results.config;
@@ -324,15 +340,8 @@ pub fn report_md(results: &ExperimentResults) -> String {
         let _ = writeln!(out, "| {l} | {n} | {:.1}% |", 100.0 * n as f64 / total.max(1) as f64);
     }
     out.push_str("\n## Error rates (mean over folds, held-out blocks)\n\n![error curve](error-curve.svg)\n\nLines: mean error over folds at each co-training round; shaded bands (co-trained learners): the lowest to the highest fold. \
-         Learners without rounds (baselines, the context stage) are flat.\n\n| learner | round 0 | round 1 | last round |\n|---|---:|---:|---:|\n");
-    for learner in &learners(results) {
-        let m = mean_curve(results, learner);
-        if m.iter().all(|v| v.is_nan()) {
-            continue;
-        }
-        let at = |r: usize| m.get(r.min(m.len() - 1)).copied().unwrap_or(f64::NAN);
-        let _ = writeln!(out, "| {learner} | {:.1}% | {:.1}% | {:.1}% |", 100.0 * at(0), 100.0 * at(1), 100.0 * at(last));
-    }
+         Learners without rounds (baselines, the context stage) are flat.\n\n");
+    out.push_str(&error_table(results));
     let mean_at = |l: &str, r: usize| {
         let m = mean_curve(results, l);
         m.get(r.min(m.len().saturating_sub(1))).copied().unwrap_or(f64::NAN)

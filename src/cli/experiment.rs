@@ -39,10 +39,7 @@ pub fn experiment(args: &ExperimentArgs) -> anyhow::Result<ExitCode> {
     reporter.finish();
     let results = results?;
     parcels::report::write_all(&results, &out)?;
-    let md = parcels::report::report_md(&results);
-    let table: String =
-        md.lines().skip_while(|l| !l.starts_with("## Error rates")).take_while(|l| !l.starts_with("## Per-class")).collect::<Vec<_>>().join("\n");
-    println!("{table}");
+    print!("{}", parcels::report::error_table(&results));
     println!("reports written to {} ({:.1} s)", out.display(), results.wall_seconds);
     Ok(ExitCode::SUCCESS)
 }

@@ -42,6 +42,8 @@ pub const RUN_FILE: &str = "run.json";
 pub enum ReportError {
     #[error("{path}: {message}")]
     File { path: String, message: String },
+    #[error("cannot draw the error curve: {message}")]
+    Chart { message: String },
 }
 
 fn file_err(path: &Path, e: impl std::fmt::Display) -> ReportError {
@@ -120,7 +122,7 @@ pub fn write_derived(results: &ExperimentResults, dir: &Path) -> Result<(), Repo
             put(&format!("confusion-{learner}.csv"), csv)?;
         }
     }
-    let svg = error_curve_svg(results).map_err(|e| file_err(&dir.join("error-curve.svg"), e))?;
+    let svg = error_curve_svg(results)?;
     put("error-curve.svg", svg)?;
     put("report.md", report_md(results))
 }
@@ -202,12 +204,13 @@ const COLORS: &[RGBColor] = &[
 
 /// The error curves as SVG: mean per learner, with the min–max spread over folds for the
 /// co-trained learners.
-pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
+pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, ReportError> {
+    let drawing = |e: &dyn std::fmt::Display| ReportError::Chart { message: e.to_string() };
     let rounds = n_rounds(results);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        root.fill(&WHITE).map_err(|e| drawing(&e))?;
         let names = learners(results);
         let max_err = names
             .iter()
@@ -220,7 +223,7 @@ pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
             .x_label_area_size(40)
             .y_label_area_size(55)
             .build_cartesian_2d(0f64..(rounds.max(2) - 1) as f64, 0f64..(max_err * 1.1).min(1.0))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| drawing(&e))?;
         chart
             .configure_mesh()
             .light_line_style(WHITE)
@@ -230,7 +233,7 @@ pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
             .x_desc("co-training round")
             .y_desc("error rate (held-out blocks)")
             .draw()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| drawing(&e))?;
         for learner in &names {
             let i = LEARNERS.iter().position(|l| l == learner).unwrap_or(LEARNERS.len() + names.iter().position(|n| n == learner).unwrap_or(0));
             let color = COLORS[i % COLORS.len()];
@@ -247,13 +250,13 @@ pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
                 let band: Vec<(f64, f64)> = spread.iter().map(|&(x, lo, _)| (x, lo)).chain(spread.iter().rev().map(|&(x, _, hi)| (x, hi))).collect();
                 chart
                     .draw_series(std::iter::once(Polygon::new(band, color.mix(0.10))))
-                    .map_err(|e| e.to_string())?
+                    .map_err(|e| drawing(&e))?
                     .label(format!("{learner}: band = lowest to highest fold"))
                     .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 18, y + 5)], color.mix(0.25).filled()));
             }
             chart
                 .draw_series(LineSeries::new(mean.iter().enumerate().map(|(r, &e)| (r as f64, e)), color.stroke_width(2)))
-                .map_err(|e| e.to_string())?
+                .map_err(|e| drawing(&e))?
                 .label(learner.as_str())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
         }
@@ -263,8 +266,8 @@ pub fn error_curve_svg(results: &ExperimentResults) -> Result<String, String> {
             .border_style(BLACK)
             .position(SeriesLabelPosition::UpperRight)
             .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+            .map_err(|e| drawing(&e))?;
+        root.present().map_err(|e| drawing(&e))?;
     }
     Ok(svg)
 }

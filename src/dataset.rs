@@ -48,6 +48,8 @@ pub enum DataError {
     NoLabelledPages { dirs: String },
     #[error("the unlabelled pool is empty")]
     EmptyPool,
+    #[error("evaluation.folds = {folds}, but the labelled data has only {groups} {split}s: every fold needs at least one")]
+    TooManyFolds { folds: usize, groups: usize, split: Split },
     #[error(transparent)]
     Matrix(#[from] MatrixError),
 }
@@ -133,6 +135,12 @@ pub fn prepare(config: &ExperimentConfig, progress: &dyn Progress) -> Result<Pre
         }
     }
     progress.event(&Event::Loaded { what: Loaded::Labelled, pages: data.pages.len(), blocks: data.targets.len() });
+    // Before the pool and any training: every fold must hold a page (or site), or its figures
+    // would be zeros averaged into the others.
+    let groups = data.groups(config.evaluation.split).into_iter().collect::<std::collections::BTreeSet<_>>().len();
+    if groups < config.evaluation.folds {
+        return Err(DataError::TooManyFolds { folds: config.evaluation.folds, groups, split: config.evaluation.split });
+    }
     progress.event(&Event::Stage { fold: None, stage: Stage::LoadingPool });
     let (pool, pool_pages) = load_pool(config, &divider, &builder)?;
     progress.event(&Event::Loaded { what: Loaded::Pool, pages: pool_pages, blocks: pool.n_rows() });

@@ -46,8 +46,6 @@ pub const SAMME: &str = "samme";
 pub enum ExperimentError {
     #[error(transparent)]
     Data(#[from] DataError),
-    #[error("evaluation.folds = {folds}, but the labelled data has only {groups} {split}s: every fold needs at least one")]
-    TooManyFolds { folds: usize, groups: usize, split: crate::config::Split },
     #[error("fold {fold}: {source}")]
     Fold { fold: usize, source: TrainError },
 }
@@ -125,10 +123,6 @@ pub fn run_with(config: &ExperimentConfig, baselines: &[Box<dyn Baseline>], prog
     };
     let to_report = |c: usize| report.as_ref().map_or(c, |(t, _)| t[c]);
     let groups = data.groups(config.evaluation.split);
-    let n_groups = groups.iter().collect::<std::collections::BTreeSet<_>>().len();
-    if n_groups < config.evaluation.folds {
-        return Err(ExperimentError::TooManyFolds { folds: config.evaluation.folds, groups: n_groups, split: config.evaluation.split });
-    }
     let folds = crate::boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
     let results: Vec<Result<FoldResult, ExperimentError>> =
         folds.par_iter().enumerate().map(|(f, test_rows)| run_fold(config, f, test_rows, &prepared, baselines, &to_report, progress)).collect();

@@ -59,6 +59,10 @@ pub fn n_rounds(results: &ExperimentResults) -> usize {
 /// Error of `learner` in `fold` at `round` (the last available round if the fold stopped
 /// earlier; constant learners have one value).
 fn error_at(results: &ExperimentResults, fold: usize, learner: &str, round: usize) -> Option<f64> {
+    // A fold without held-out blocks has no error rate (it is never averaged in as 0).
+    if results.folds[fold].test_blocks == 0 {
+        return None;
+    }
     let e = results.folds[fold].errors.get(learner)?;
     e.get(round.min(e.len().checked_sub(1)?)).copied()
 }

@@ -205,6 +205,16 @@ impl ExperimentConfig {
         ExperimentConfig::from_toml(&text, path, &base)
     }
 
+    /// Reads a config with overrides (`cotraining.k=100`, `evaluation.baselines=["majority"]`):
+    /// each sets one key of the file before it is checked, so an override is validated exactly
+    /// like the file (an unknown key or a bad value is an error naming the override).
+    pub fn load_with(path: &Path, overrides: &[String]) -> Result<ExperimentConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io { path: path.to_path_buf(), source })?;
+        let base = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
+        let text = apply_overrides(&text, overrides).map_err(|message| ConfigError::Invalid { path: path.to_path_buf(), message })?;
+        ExperimentConfig::from_toml(&text, path, &base)
+    }
+
     /// Parses and validates a config's text; `path` names it in errors, `base` is the directory
     /// its relative paths are relative to.
     pub fn from_toml(text: &str, path: &Path, base: &Path) -> Result<ExperimentConfig, ConfigError> {
@@ -330,6 +340,36 @@ impl ExperimentConfig {
     }
 }
 
+/// Sets `key.path=value` overrides in a config's TOML text. A value is read as a TOML value
+/// (`100`, `"cv"`, `[\"majority\"]`, `true`); anything that is not one is taken as a string, so
+/// `cotraining.selection=top-k` works without quotes.
+pub fn apply_overrides(text: &str, overrides: &[String]) -> Result<String, String> {
+    if overrides.is_empty() {
+        return Ok(text.to_string());
+    }
+    let mut doc: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+    for o in overrides {
+        let (key, value) = o.split_once('=').ok_or_else(|| format!("--set {o}: expected KEY=VALUE, e.g. cotraining.k=100"))?;
+        let parts: Vec<&str> = key.trim().split('.').map(str::trim).collect();
+        if parts.iter().any(|p| p.is_empty()) {
+            return Err(format!("--set {o}: {key:?} is not a key path like cotraining.k"));
+        }
+        let value = value.trim();
+        let value = match toml::from_str::<toml::Table>(&format!("v = {value}")) {
+            Ok(mut t) => t.remove("v").unwrap_or_else(|| toml::Value::String(value.to_string())),
+            Err(_) => toml::Value::String(value.to_string()),
+        };
+        let (last, tables) = parts.split_last().ok_or_else(|| format!("--set {o}: empty key"))?;
+        let mut table = &mut doc;
+        for t in tables {
+            let entry = table.entry(t.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            table = entry.as_table_mut().ok_or_else(|| format!("--set {o}: {t} is not a table"))?;
+        }
+        table.insert(last.to_string(), value);
+    }
+    toml::to_string(&doc).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,6 +385,24 @@ mod tests {
         let elsewhere = std::env::temp_dir();
         let err = ExperimentConfig::from_toml(&text, &elsewhere.join("demo.toml"), &elsewhere).unwrap_err().to_string();
         assert!(err.contains(&format!("relative to {}", elsewhere.display())), "{err}");
+    }
+
+    #[test]
+    fn overrides_set_keys_and_are_validated_like_the_file() {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
+        let path = base.join("demo.toml");
+        let sets = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let c = ExperimentConfig::load_with(&path, &sets(&["cotraining.k=20", "cotraining.selection=top-k", "boosting.rounds=\"cv\""])).unwrap();
+        assert_eq!((c.cotraining.k, c.cotraining.selection.as_str()), (20, "top-k"));
+        assert_eq!(c.boosting.rounds, Rounds::Chosen("cv".into()));
+        let c = ExperimentConfig::load_with(&path, &sets(&["evaluation.baselines=[\"majority\"]", "context.rounds=5"])).unwrap();
+        assert_eq!(c.evaluation.baselines, Some(vec!["majority".to_string()]));
+        assert_eq!(c.context.map(|x| x.rounds), Some(5));
+        let err = |s: &[&str]| ExperimentConfig::load_with(&path, &sets(s)).unwrap_err().to_string();
+        assert!(err(&["cotraining.k=1000"]).contains("cannot exceed u"));
+        assert!(err(&["cotraining.lambda=3"]).contains("lambda"));
+        assert!(err(&["cotraining"]).contains("expected KEY=VALUE"));
+        assert!(err(&["seed.x=1"]).contains("seed is not a table"));
     }
 
     #[test]

@@ -18,6 +18,11 @@ pub struct ExperimentArgs {
     /// Experiment configuration (TOML, see configs/).
     #[arg(value_name = "CONFIG")]
     pub config: PathBuf,
+    /// Override one key of the config, as `KEY=VALUE` (`cotraining.k=100`,
+    /// `cotraining.selection=top-k`, `evaluation.baselines=["majority"]`); repeatable; checked
+    /// like the file.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
     /// Report directory; default target/reports/<experiment name> (outside the tracked tree).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -29,7 +34,7 @@ pub struct ExperimentArgs {
 /// Runs `parcels experiment`.
 pub fn experiment(args: &ExperimentArgs) -> anyhow::Result<ExitCode> {
     use parcels::experiment::{run, ExperimentConfig};
-    let mut config = ExperimentConfig::load(&args.config)?;
+    let mut config = ExperimentConfig::load_with(&args.config, &args.set)?;
     if let Some(seed) = args.seed {
         config.seed = seed;
     }
@@ -73,6 +78,11 @@ pub struct TrainArgs {
     /// Experiment configuration (its corpus, pool, views, boosting and co-training settings).
     #[arg(value_name = "CONFIG")]
     pub config: PathBuf,
+    /// Override one key of the config, as `KEY=VALUE` (`cotraining.k=100`,
+    /// `cotraining.selection=top-k`, `evaluation.baselines=["majority"]`); repeatable; checked
+    /// like the file.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
     /// Where the model file goes (JSON, written atomically).
     #[arg(long, value_name = "MODEL.json")]
     pub out: PathBuf,
@@ -80,7 +90,7 @@ pub struct TrainArgs {
 
 /// Runs `parcels train`.
 pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
-    let config = parcels::experiment::ExperimentConfig::load(&args.config)?;
+    let config = parcels::experiment::ExperimentConfig::load_with(&args.config, &args.set)?;
     let reporter = Reporter::new(&config.name);
     reporter.event(&parcels::progress::Event::Planned { steps: parcels::train::fit_steps(&config) });
     let model = parcels::apply::train(&config, &reporter);
@@ -107,6 +117,11 @@ pub struct CrossExtractArgs {
     /// (`split = "site"` keeps each site's pages in one fold).
     #[arg(value_name = "CONFIG")]
     pub config: PathBuf,
+    /// Override one key of the config, as `KEY=VALUE` (`cotraining.k=100`,
+    /// `cotraining.selection=top-k`, `evaluation.baselines=["majority"]`); repeatable; checked
+    /// like the file.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
     /// Where the JSON Lines go (written atomically): per labelled page, `parcels extract`'s record
     /// plus `fold`.
     #[arg(long, value_name = "OUT.jsonl")]
@@ -119,7 +134,7 @@ pub struct CrossExtractArgs {
 
 /// Runs `parcels cross-extract`.
 pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
-    let config = parcels::experiment::ExperimentConfig::load(&args.config)?;
+    let config = parcels::experiment::ExperimentConfig::load_with(&args.config, &args.set)?;
     let folds = config.evaluation.folds as u64;
     let reporter = Reporter::new(&config.name);
     let done = parcels::apply::cross_extract(&config, &reporter);

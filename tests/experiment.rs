@@ -63,7 +63,7 @@ fn impossible_configs_are_refused_before_any_work() {
     assert!(refused(|t| t.replace("scheme = \"parcels-17\"", "scheme = \"parcels-18\"")).contains("parcels-18"));
     assert!(refused(|t| format!("{t}\n[context]\nrounds = 0\n")).contains("context: rounds (0) must be positive"));
     assert!(refused(|t| format!("{t}\n[context]\nrounds = 50\nwindow = 3\n")).contains("window"));
-    assert!(refused(|t| t.replace("\nr = 10\n", "\nr = 10\nselection = \"best\"\n")).contains("unknown (known: class-proportional, top-k)"));
+    assert!(refused(|t| t.replace("\nr = 10\n", "\nr = 10\nselection = \"best\"\n")).contains("unknown (known: class-proportional, top-k, agreement)"));
     assert!(refused(|t| t.replace("samme_stumps = 100", "baselines = [\"oracle\"]")).contains("unknown baseline \"oracle\""));
 }
 

@@ -69,8 +69,26 @@ impl Selection for TopK {
     }
 }
 
+/// The paper's rule restricted to blocks all views label alike: each view in turn adds, per
+/// class, its `⌈k·p_c⌉` most confident blocks among those every other view gave the same class.
+/// (With one view, as in self-training, it is the paper's rule.)
+pub struct Agreement;
+
+impl Selection for Agreement {
+    fn name(&self) -> &'static str {
+        "agreement"
+    }
+
+    fn select(&self, predictions: &[BoostPredictions], context: &SelectionContext) -> Vec<(usize, usize)> {
+        let n = predictions.first().map_or(0, |p| p.classes.len());
+        // Blocks on which the views disagree are taken from the start: no view may pick them.
+        let mut taken: Vec<bool> = (0..n).map(|i| predictions.iter().any(|p| p.classes[i] != predictions[0].classes[i])).collect();
+        predictions.iter().flat_map(|p| most_confident(p, context.quotas, &mut taken)).collect()
+    }
+}
+
 /// The selection rules a config can name.
-pub const SELECTIONS: &[&dyn Selection] = &[&ClassProportional, &TopK];
+pub const SELECTIONS: &[&dyn Selection] = &[&ClassProportional, &TopK, &Agreement];
 
 /// The rule called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Selection> {
@@ -97,11 +115,22 @@ mod tests {
     }
 
     #[test]
+    fn agreement_picks_only_blocks_the_views_label_alike() {
+        // Views agree on blocks 0 (class 0) and 2 (class 1); block 3 is the stylistic view's most
+        // confident class-0 block but the lexical view says 1.
+        let s = pred(&[0, 1, 1, 0], &[0.5, 0.8, 0.6, 0.9]);
+        let l = pred(&[0, 0, 1, 1], &[0.7, 0.2, 0.95, 0.99]);
+        let chosen = Agreement.select(&[s, l], &SelectionContext { quotas: &[1, 1], k: 2 });
+        assert_eq!(chosen, [(0, 0), (2, 1)]);
+    }
+
+    #[test]
     fn top_k_ignores_classes() {
         let s = pred(&[0, 0, 0, 1], &[0.9, 0.8, 0.7, 0.1]);
         let chosen = TopK.select(&[s], &SelectionContext { quotas: &[1, 1], k: 2 });
         assert_eq!(chosen, [(0, 0), (1, 0)], "the rare class's weak block is not forced in");
         assert_eq!(by_name("top-k").map(|s| s.name()), Some("top-k"));
         assert!(by_name("tri-training").is_none());
+        assert_eq!(SELECTIONS.iter().map(|s| s.name()).collect::<Vec<_>>(), ["class-proportional", "top-k", "agreement"]);
     }
 }

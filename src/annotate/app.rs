@@ -115,8 +115,16 @@ enum Progress {
 struct LabelRequest {
     page: usize,
     block: usize,
-    /// A label name of the scheme, or `null` to clear the block.
+    /// A label name of the scheme, or `null` to clear the block. Required: with serde's default
+    /// a missing `label` would read as `null`, and a request that forgot it would clear the
+    /// block. A `deserialize_with` field gets no such default, so its absence is an error.
+    #[serde(deserialize_with = "required_nullable")]
     label: Option<String>,
+}
+
+/// Deserialises an `Option` that must be present (as a value or as `null`).
+fn required_nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Option::<String>::deserialize(d)
 }
 
 /// One block's current label, as the page view needs it.

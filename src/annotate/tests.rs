@@ -232,3 +232,19 @@ fn a_symlink_out_of_the_corpus_is_not_a_page() {
     let (_, pages) = corpus_pages(&f.corpus(), None, Some(&f.labels())).unwrap();
     assert!(pages.iter().all(|p| !p.rel.contains("leak")), "{pages:?}");
 }
+
+#[test]
+fn a_save_without_label_is_refused_not_a_clear() {
+    let f = Fixture::new("nolabel");
+    let a = f.annotator();
+    assert_eq!(a.handle(&post(&a, r#"{"page":0,"block":1,"label":"title"}"#)).status, 200);
+    let path = f.labels().join("a.json");
+    let before = std::fs::read(&path).unwrap();
+    let r = a.handle(&post(&a, r#"{"page":0,"block":1}"#));
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(r.text().contains("label"), "{}", r.text());
+    assert_eq!(std::fs::read(&path).unwrap(), before, "a request without a label must not change the file");
+    // What the script sends to clear (`label: null`, see assets/annotator.js) still clears.
+    assert_eq!(a.handle(&post(&a, r#"{"page":0,"block":1,"label":null}"#)).status, 200);
+    assert!(LabelFile::load(&path).unwrap().spans.is_empty());
+}

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use scraper::{Html, Selector};
+
 use super::*;
 use crate::corpus::LabelFile;
 
@@ -191,10 +193,12 @@ fn the_view_runs_only_the_annotators_script() {
     // No base URL, and no CSP of the page's own that could block the annotator.
     assert!(!html.contains("<base") && !html.contains("script-src 'none'"), "{html}");
     assert_eq!(html.matches("Content-Security-Policy").count(), 1);
-    // One executable script, carrying the nonce; the data block is JSON, not code.
+    // One script, carrying the nonce, its data a constant of the script itself.
     assert_eq!(html.matches("<script nonce=").count(), 1);
-    assert_eq!(html.matches("<script").count(), 2);
+    assert_eq!(html.matches("<script").count(), 1);
+    assert!(html.contains("const PARCELS = {"), "{html}");
     assert!(!super::app::SCRIPT.to_ascii_lowercase().contains("</script"), "the script would end its own element");
+    assert!(!super::app::STYLE.to_ascii_lowercase().contains("</style"), "the style sheet would end its own element");
     assert!(html.contains("data-block=\"2\""));
     let list = a.handle(&get("/")).text();
     assert!(list.contains("0 / 3"), "{list}");
@@ -247,4 +251,84 @@ fn a_save_without_label_is_refused_not_a_clear() {
     // What the script sends to clear (`label: null`, see assets/annotator.js) still clears.
     assert_eq!(a.handle(&post(&a, r#"{"page":0,"block":1,"label":null}"#)).status, 200);
     assert!(LabelFile::load(&path).unwrap().spans.is_empty());
+}
+
+/// The served view parsed as a browser parses it.
+fn served_dom(a: &Annotator, page: usize) -> (Html, Response) {
+    let r = a.handle(&get(&format!("/page/{page}")));
+    assert_eq!(r.status, 200, "{}", r.text());
+    (Html::parse_document(&r.text()), r)
+}
+
+fn select<'a>(dom: &'a Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
+    dom.select(&Selector::parse(css).unwrap()).collect()
+}
+
+/// Adds page `name` to the fixture's corpus and answers its index in a new annotator.
+fn with_page(f: &Fixture, name: &str, html: &str) -> (Annotator, usize) {
+    std::fs::write(f.corpus().join(name), html).unwrap();
+    let (_, pages) = corpus_pages(&f.corpus(), None, Some(&f.labels())).unwrap();
+    let index = pages.iter().position(|p| p.rel == name).unwrap();
+    (f.annotator(), index)
+}
+
+#[test]
+fn markup_escaped_inside_svg_style_is_not_served_live() {
+    let f = Fixture::new("svgstyle");
+    let (a, i) = with_page(
+        &f,
+        "svg.html",
+        "<html><head><title>t</title></head><body><p>Text</p>\
+         <svg><style>&lt;meta http-equiv=refresh content=\"0;url=http://evil/\"&gt;</style></svg>\
+         <math><style>&lt;META HTTP-EQUIV=Refresh content=0&gt;&lt;base href=http://evil/&gt;</style></math>\
+         <svg><style>&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;</style></svg><p>More</p></body></html>",
+    );
+    let (dom, r) = served_dom(&a, i);
+    // The only `<meta http-equiv>` is the annotator's own CSP, the first element of <head>.
+    let metas = select(&dom, "meta[http-equiv]");
+    assert_eq!(metas.len(), 1, "{}", r.text());
+    assert!(metas[0].value().attr("http-equiv").unwrap().eq_ignore_ascii_case("content-security-policy"));
+    assert!(r.csp.as_deref().unwrap().starts_with(metas[0].value().attr("content").unwrap()));
+    assert!(select(&dom, "base, img[onerror]").is_empty(), "{}", r.text());
+    let scripts = select(&dom, "script");
+    assert_eq!(scripts.len(), 1, "{}", r.text());
+    assert!(scripts[0].value().attr("nonce").is_some());
+    // The SVG style text is still there, as text.
+    assert!(select(&dom, "svg style").iter().any(|s| s.text().collect::<String>().contains("http://evil/")));
+}
+
+#[test]
+fn a_page_cannot_forge_the_annotators_ids() {
+    let f = Fixture::new("forge");
+    let (a, i) = with_page(
+        &f,
+        "forge.html",
+        "<html id=\"parcels-data\" data-parcels-ready=\"1\"><head><style id=\"PARCELS-style\">p{}</style></head>\
+         <body class=\"parcels-filter own\"><div id=\"parcels-toolbar\" class=\"parcels-block own\" data-block=\"0\">\
+         <img name=\"getElementById\" src=\"a.png\" alt=\"pic\"><form name=\"querySelectorAll\"></form>Text</div>\
+         <svg><style>&lt;script type=application/json id=parcels-data&gt;{}&lt;/script&gt;</style></svg><p>More</p></body></html>",
+    );
+    let (dom, r) = served_dom(&a, i);
+    let html = r.text();
+    // No page id, class or data attribute of the annotator's survives.
+    for el in dom.tree.root().descendants().filter_map(|n| n.value().as_element()) {
+        for (name, value) in el.attrs() {
+            assert!(!(name == "id" && value.to_ascii_lowercase().starts_with("parcels-")), "id {value} on <{}>", el.name());
+            assert!(!name.starts_with("data-parcels-"), "{name} on <{}>", el.name());
+        }
+    }
+    assert!(select(&dom, "#page-parcels-data").len() == 1 && select(&dom, "#page-parcels-toolbar").len() == 1, "{html}");
+    assert_eq!(select(&dom, "body.own").len(), 1);
+    assert!(select(&dom, "body.parcels-filter, div.parcels-block, div[data-block]").is_empty(), "{html}");
+    // Every block element is an annotator wrapper, one per leaf, numbered within the page.
+    let blocks = select(&dom, ".parcels-block");
+    assert!(!blocks.is_empty() && blocks.iter().all(|b| b.value().name() == "span" && b.value().attr("data-block").is_some()), "{html}");
+    // No named image or form hides `document.getElementById` or `querySelectorAll`.
+    assert!(select(&dom, "img[name], form[name]").is_empty(), "{html}");
+    // The script's data is a constant of the nonce'd script, whatever the page holds.
+    let script: String = select(&dom, "script")[0].text().collect();
+    let json = script.strip_prefix("const PARCELS = ").and_then(|s| s.split_once(";\n")).map(|(j, _)| j).unwrap();
+    let data: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(data["page"], i);
+    assert_eq!(data["name"], "forge.html");
 }

@@ -2,6 +2,7 @@
 //! `hand`; bad requests are 4xx and write nothing; mismatched label files are refused.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use scraper::{Html, Selector};
 
@@ -331,4 +332,66 @@ fn a_page_cannot_forge_the_annotators_ids() {
     let data: serde_json::Value = serde_json::from_str(json).unwrap();
     assert_eq!(data["page"], i);
     assert_eq!(data["name"], "forge.html");
+}
+
+/// Sends one request over loopback and answers the status (0: closed without an answer).
+fn http_status(port: u16, target: &str, wait: std::time::Duration) -> std::io::Result<u16> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    s.set_read_timeout(Some(wait))?;
+    write!(s, "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n")?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out)?;
+    let text = String::from_utf8_lossy(&out);
+    Ok(text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0))
+}
+
+#[test]
+fn slow_connections_do_not_lock_the_server_out() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let f = Fixture::new("slow");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (name, pages) = corpus_pages(&f.corpus(), None, Some(&f.labels())).unwrap();
+    let a = Arc::new(Annotator::new(name, pages, LabelScheme::built_in("parcels-17").unwrap(), Divider::default(), port));
+    let limits = server::Limits { max_connections: 4, request_time: Duration::from_secs(1), response_time: Duration::from_secs(2) };
+    // The server thread outlives the test; it ends with the test process.
+    std::thread::spawn(move || server::serve_with(listener, a, limits));
+    let start = Instant::now();
+    // Every slot taken: three connections that send nothing, one that sends a byte every
+    // 100 ms (a per-read timeout would never cut it).
+    let idle: Vec<std::net::TcpStream> = (0..3).map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).unwrap()).collect();
+    let mut dribble = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let dribbler = std::thread::spawn(move || {
+        let started = Instant::now();
+        for b in b"GET / HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+            if dribble.write_all(&[*b]).is_err() {
+                return started.elapsed();
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        started.elapsed()
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    // Full: a normal request is answered 503 at once, not left waiting.
+    let t = Instant::now();
+    assert_eq!(http_status(port, "/", Duration::from_secs(3)).unwrap(), 503);
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // Within a few seconds the slow connections are cut and a normal request is served.
+    let mut status = 0;
+    while status != 200 && start.elapsed() < Duration::from_secs(6) {
+        std::thread::sleep(Duration::from_millis(100));
+        status = http_status(port, "/", Duration::from_secs(3)).unwrap_or(0);
+    }
+    assert_eq!(status, 200, "still locked out after {:?}", start.elapsed());
+    assert!(start.elapsed() < Duration::from_secs(4), "{:?}", start.elapsed());
+    // The silent connections were closed unanswered; the dribbler was cut off mid-request.
+    for mut s in idle {
+        s.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+        let mut buf = Vec::new();
+        assert!(matches!(s.read_to_end(&mut buf), Ok(0)), "{}", String::from_utf8_lossy(&buf));
+    }
+    let cut = dribbler.join().unwrap();
+    assert!(cut < Duration::from_secs(3), "a slow request held its connection for {cut:?}");
 }

@@ -152,3 +152,27 @@ fn a_closed_stdout_does_not_make_println_panic() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("Broken pipe") && !stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn features_tsv_keeps_its_header_when_the_first_page_fails() {
+    let dir = scratch("tsvheader");
+    let empty = dir.join("empty.html");
+    std::fs::write(&empty, b"").unwrap();
+    for view in ["stylistic", "lexical"] {
+        let out = parcels()
+            .args(["features", "--view", view, "--format", "tsv"])
+            .arg(&empty)
+            .arg(fixture("linear.html"))
+            .arg(fixture("table.html"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{view}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = stdout.lines().collect();
+        // The header once, first, from the first page that succeeded; then only rows.
+        assert!(lines[0].starts_with("path\tblock"), "{view}: {}", lines[0]);
+        assert_eq!(lines.iter().filter(|l| l.starts_with("path\t")).count(), 1, "{view}: {stdout}");
+        assert!(lines[1..].iter().all(|l| l.contains("linear.html\t") || l.contains("table.html\t")), "{view}: {stdout}");
+        assert!(lines.iter().any(|l| l.contains("table.html\t")), "{view}");
+    }
+}

@@ -14,15 +14,16 @@ use rand::RngCore;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::render;
 use super::PageEntry;
 use crate::corpus::{BlockLabel, LabelFile, LabelScheme};
-use crate::divide::view::{self, escape_html, BlockStyle, ViewOptions};
+use crate::divide::view::{escape_html, BlockStyle};
 use crate::divide::{Divider, Division};
 use crate::page::{LoadOptions, Page};
 
 /// The annotator's script and style, compiled in.
 pub(super) const SCRIPT: &str = include_str!("assets/annotator.js");
-const STYLE: &str = include_str!("assets/annotator.css");
+pub(super) const STYLE: &str = include_str!("assets/annotator.css");
 
 /// Largest request body accepted: a label request is under 100 bytes.
 pub const MAX_BODY: usize = 4096;
@@ -115,8 +116,16 @@ enum Progress {
 struct LabelRequest {
     page: usize,
     block: usize,
-    /// A label name of the scheme, or `null` to clear the block.
+    /// A label name of the scheme, or `null` to clear the block. Required: with serde's default
+    /// a missing `label` would read as `null`, and a request that forgot it would clear the
+    /// block. A `deserialize_with` field gets no such default, so its absence is an error.
+    #[serde(deserialize_with = "required_nullable")]
     label: Option<String>,
+}
+
+/// Deserialises an `Option` that must be present (as a value or as `null`).
+fn required_nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Option::<String>::deserialize(d)
 }
 
 /// One block's current label, as the page view needs it.
@@ -333,18 +342,20 @@ impl Annotator {
         };
         let gold = opened.labels.block_labels(&opened.division, &self.scheme);
         self.record_progress(index, &gold);
-        neutralise_head(&mut opened.page);
         let data = self.view_data(index, &opened.division, &gold);
-        // `<` escaped so the JSON cannot close its script element.
-        let json = serde_json::to_string(&data).unwrap_or_default().replace('<', "\\u003c");
-        let head = format!(
-            "<style id=\"parcels-style\">{STYLE}</style><script type=\"application/json\" id=\"parcels-data\">{json}</script><script nonce=\"{}\">{SCRIPT}</script>",
-            self.nonce
-        );
-        let styles = |id: usize| self.block_style(id, gold.get(id));
+        // The data is a constant of the nonce'd script itself, not an element the script looks
+        // up: a page cannot shadow it (an element of the page with the same id would come
+        // first in `getElementById`). `<`, U+2028 and U+2029 escaped so the JSON can neither
+        // close its script element nor end a line of it in an old engine.
+        let json = serde_json::to_string(&data).unwrap_or_default().replace('<', "\\u003c").replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029");
+        let script = format!("const PARCELS = {json};\n{SCRIPT}");
         let csp = self.csp();
-        let opts = ViewOptions { head_extra: &head, csp: &csp, styles: Some(&styles) };
-        Response::html(200, view::render(&opened.page, &opened.division, &opts), self.csp_header())
+        let head = render::Head { csp: &csp, style: STYLE, nonce: &self.nonce, script: &script };
+        let styles = |id: usize| self.block_style(id, gold.get(id));
+        match render::page_view(&mut opened.page, &opened.division, &styles, &head) {
+            Ok(html) => Response::html(200, html, self.csp_header()),
+            Err(e) => self.refusal_page(index, &Refusal::new(500, e.to_string())),
+        }
     }
 
     fn block_style(&self, id: usize, gold: Option<&BlockLabel>) -> BlockStyle {
@@ -369,6 +380,8 @@ impl Annotator {
             "unlabelled": UNLABELLED,
             "blocks": self.block_states(gold),
             "texts": texts,
+            // The toolbar's style sheet, for its shadow root.
+            "style": STYLE,
         })
     }
 
@@ -435,25 +448,6 @@ impl Annotator {
                 Progress::Counted { labelled: gold.iter().filter(|g| g.label.is_some()).count(), blocks: gold.len() }
             }
             Err(r) => Progress::Failed(r.message),
-        }
-    }
-}
-
-/// Removes what could act in the view before any script: `<meta http-equiv>` (a refresh would
-/// navigate away; a page's own CSP could block the annotator) and `<base>` (would redirect
-/// relative URLs). Runs after dividing: these elements carry no page text, and the division's
-/// node ids stay valid because detached nodes keep their ids.
-fn neutralise_head(page: &mut Page) {
-    let doomed: Vec<_> = page
-        .html
-        .tree
-        .nodes()
-        .filter(|n| n.value().as_element().is_some_and(|e| e.name() == "base" || (e.name() == "meta" && e.attr("http-equiv").is_some())))
-        .map(|n| n.id())
-        .collect();
-    for id in doomed {
-        if let Some(mut node) = page.html.tree.get_mut(id) {
-            node.detach();
         }
     }
 }

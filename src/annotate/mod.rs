@@ -16,13 +16,19 @@
 //! - No path comes from a request: pages are addressed by their index in the page list fixed at
 //!   start-up, label files are named from that list, and every page is checked to lie inside the
 //!   corpus directory (symbolic links included).
-//! - Scripts of the annotated page never run: the view is the sanitised re-serialisation of
-//!   [`crate::divide::view`] under a Content-Security-Policy (HTTP header and `<meta>`) that
-//!   allows only the annotator's own script, by a per-run nonce.
+//! - Scripts of the annotated page never run: the view is the page's parsed tree, sanitised and
+//!   re-serialised by html5ever, then parsed again and checked before it is served (`render`),
+//!   under a Content-Security-Policy (HTTP header and `<meta>`) that allows only the
+//!   annotator's own script, by a per-run nonce.
+//! - The page cannot forge or shadow the annotator's names: its ids and classes starting with
+//!   `parcels-`, its `data-block`/`data-badge`/`data-parcels-*` attributes and the `name` of its
+//!   images and forms (which would hide `document`'s methods) are renamed or removed, and the
+//!   script's data is a constant of the script itself.
 //! - An existing label file that does not match its page (the page or the page text changed, or
 //!   it names another page or scheme) is an error shown to the person; it is never overwritten.
 
 mod app;
+mod render;
 mod server;
 
 use std::collections::HashMap;

@@ -1,56 +1,159 @@
 //! A minimal HTTP/1.1 server for the annotator, on `std::net` alone: one thread per
-//! connection, one request per connection (`Connection: close`), bounded heads and bodies, read
-//! and write timeouts. Enough for one person's browser on 127.0.0.1; nothing here trusts the
-//! request beyond parsing it into an [`app::Request`].
+//! connection, one request per connection (`Connection: close`), bounded heads and bodies.
+//! Enough for one person's browser on 127.0.0.1; nothing here trusts the request beyond parsing
+//! it into an [`app::Request`].
+//!
+//! Slow or silent clients cannot lock the person out: a connection has a fixed time for its
+//! whole request and another for its whole response (deadlines, not per-read timeouts, which a
+//! client sending a byte now and then would renew forever), at most
+//! [`Limits::max_connections`] are handled at once, and one more is answered `503` and closed
+//! by a single refusing thread (whose queue is bounded too; beyond it connections are closed
+//! unanswered).
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
 use super::app::{self, Annotator, Request, Response};
 
 /// Largest request line plus headers.
 const MAX_HEAD: usize = 16 * 1024;
-/// Connections handled at once; more are closed at once (a browser opens a handful).
-const MAX_CONNECTIONS: usize = 64;
-/// A connection idle this long is dropped (browsers open speculative connections they may
-/// never use).
-const TIMEOUT: Duration = Duration::from_secs(15);
+/// Connections waiting for their `503`; more are closed at once.
+const BUSY_QUEUE: usize = 64;
+/// Time a refused connection has to send its request before the `503` (read so that closing
+/// does not reset the connection under the answer).
+const BUSY_READ: Duration = Duration::from_millis(300);
+
+/// The server's limits. The defaults suit one person's browser (which opens a handful of
+/// connections, some speculative and never used); tests use small ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Connections handled at once.
+    pub max_connections: usize,
+    /// Time from accepting a connection to the end of its request.
+    pub request_time: Duration,
+    /// Time to write the whole response.
+    pub response_time: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_connections: 32, request_time: Duration::from_secs(10), response_time: Duration::from_secs(30) }
+    }
+}
 
 /// A request that could not be parsed, with the status to answer.
 struct Malformed(u16, &'static str);
 
 /// Serves `annotator` on `listener` until the process ends.
 pub fn serve(listener: TcpListener, annotator: Arc<Annotator>) {
+    serve_with(listener, annotator, Limits::default());
+}
+
+/// Serves `annotator` on `listener` with `limits` until the process ends.
+pub fn serve_with(listener: TcpListener, annotator: Arc<Annotator>, limits: Limits) {
     let open = Arc::new(AtomicUsize::new(0));
+    let (busy, refused) = mpsc::sync_channel::<TcpStream>(BUSY_QUEUE);
+    // If this thread cannot start, `busy.try_send` fails and full-server connections are closed
+    // unanswered: still bounded.
+    let _ = std::thread::Builder::new().name("annotate-503".into()).spawn(move || {
+        for stream in refused {
+            refuse_busy(stream);
+        }
+    });
     for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
-        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+        let stream = match stream {
+            Ok(s) => s,
+            Err(_) => {
+                // Out of file descriptors, most likely: wait rather than spin.
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
+        };
+        if open.fetch_add(1, Ordering::SeqCst) >= limits.max_connections {
             open.fetch_sub(1, Ordering::SeqCst);
+            let _ = busy.try_send(stream);
             continue;
         }
-        let (annotator, open) = (Arc::clone(&annotator), Arc::clone(&open));
-        std::thread::spawn(move || {
-            connection(stream, &annotator);
-            open.fetch_sub(1, Ordering::SeqCst);
+        let slot = Slot(Arc::clone(&open));
+        let annotator = Arc::clone(&annotator);
+        // On failure the closure, with the stream and the slot, is dropped: closed and freed.
+        let _ = std::thread::Builder::new().name("annotate-conn".into()).spawn(move || {
+            let _slot = slot;
+            connection(&stream, &annotator, limits);
         });
     }
 }
 
-fn connection(stream: TcpStream, annotator: &Annotator) {
-    let _ = stream.set_read_timeout(Some(TIMEOUT));
-    let _ = stream.set_write_timeout(Some(TIMEOUT));
-    let mut reader = BufReader::new(&stream);
+/// One taken connection slot, given back when dropped (also if its thread panics).
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A stream whose reads and writes all end by one instant: each call gets the time left.
+struct Deadline<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl Deadline<'_> {
+    fn left(&self) -> std::io::Result<Duration> {
+        match self.until.checked_duration_since(Instant::now()) {
+            Some(d) if !d.is_zero() => Ok(d),
+            _ => Err(std::io::ErrorKind::TimedOut.into()),
+        }
+    }
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.stream.set_read_timeout(Some(self.left()?))?;
+        (&mut &*self.stream).read(buf)
+    }
+}
+
+impl Write for Deadline<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.stream.set_write_timeout(Some(self.left()?))?;
+        (&mut &*self.stream).write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        (&mut &*self.stream).flush()
+    }
+}
+
+fn connection(stream: &TcpStream, annotator: &Annotator, limits: Limits) {
+    let mut reader = BufReader::new(Deadline { stream, until: Instant::now() + limits.request_time });
     let (response, head_only) = match read_request(&mut reader) {
         Ok(None) => return,
         Ok(Some(req)) => (annotator.handle(&req), req.method == "HEAD"),
-        Err(Malformed(status, message)) => {
-            (Response { status, content_type: "text/plain; charset=utf-8", body: message.as_bytes().to_vec(), csp: None }, false)
-        }
+        Err(Malformed(status, message)) => (plain(status, message), false),
     };
-    let _ = write_response(&stream, &response, head_only);
+    let mut writer = Deadline { stream, until: Instant::now() + limits.response_time };
+    let _ = write_response(&mut writer, &response, head_only);
+    let _ = stream.shutdown(Shutdown::Write);
+}
+
+fn plain(status: u16, message: &str) -> Response {
+    Response { status, content_type: "text/plain; charset=utf-8", body: message.as_bytes().to_vec(), csp: None }
+}
+
+/// Answers a connection the server has no room for: `503`, then closed.
+fn refuse_busy(stream: TcpStream) {
+    // The request (or what arrives of it in time) is read first: closing a socket with unread
+    // data resets the connection, and the client may lose the answer.
+    let mut reader = BufReader::new(Deadline { stream: &stream, until: Instant::now() + BUSY_READ });
+    let _ = read_request(&mut reader);
+    let mut writer = Deadline { stream: &stream, until: Instant::now() + BUSY_READ };
+    let _ = write_response(&mut writer, &plain(503, "the annotator is busy; try again"), false);
+    let _ = stream.shutdown(Shutdown::Write);
 }
 
 /// Reads one request; `Ok(None)` when the peer closed without sending one.
@@ -58,7 +161,13 @@ fn read_request(reader: &mut impl BufRead) -> Result<Option<Request>, Malformed>
     let mut head = Vec::new();
     loop {
         let mut line = Vec::new();
-        let n = reader.by_ref().take((MAX_HEAD + 1 - head.len()) as u64).read_until(b'\n', &mut line).map_err(|_| Malformed(408, "incomplete request"))?;
+        let n = match reader.by_ref().take((MAX_HEAD + 1 - head.len()) as u64).read_until(b'\n', &mut line) {
+            Ok(n) => n,
+            // A connection opened and never used (browsers open some speculatively) is closed
+            // without an answer; one that stopped half-way is told why.
+            Err(_) if head.is_empty() && line.is_empty() => return Ok(None),
+            Err(_) => return Err(Malformed(408, "incomplete request")),
+        };
         if n == 0 {
             return if head.is_empty() { Ok(None) } else { Err(Malformed(400, "incomplete request head")) };
         }
@@ -104,7 +213,7 @@ fn read_request(reader: &mut impl BufRead) -> Result<Option<Request>, Malformed>
     Ok(Some(req))
 }
 
-fn write_response(mut stream: &TcpStream, r: &Response, head_only: bool) -> std::io::Result<()> {
+fn write_response(stream: &mut impl Write, r: &Response, head_only: bool) -> std::io::Result<()> {
     let mut head = format!(
         "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n\
          X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n",
@@ -133,6 +242,7 @@ fn reason(status: u16) -> &'static str {
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
+        503 => "Service Unavailable",
         409 => "Conflict",
         413 => "Content Too Large",
         415 => "Unsupported Media Type",

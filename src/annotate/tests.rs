@@ -2,6 +2,9 @@
 //! `hand`; bad requests are 4xx and write nothing; mismatched label files are refused.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use scraper::{Html, Selector};
 
 use super::*;
 use crate::corpus::LabelFile;
@@ -191,10 +194,12 @@ fn the_view_runs_only_the_annotators_script() {
     // No base URL, and no CSP of the page's own that could block the annotator.
     assert!(!html.contains("<base") && !html.contains("script-src 'none'"), "{html}");
     assert_eq!(html.matches("Content-Security-Policy").count(), 1);
-    // One executable script, carrying the nonce; the data block is JSON, not code.
+    // One script, carrying the nonce, its data a constant of the script itself.
     assert_eq!(html.matches("<script nonce=").count(), 1);
-    assert_eq!(html.matches("<script").count(), 2);
+    assert_eq!(html.matches("<script").count(), 1);
+    assert!(html.contains("const PARCELS = {"), "{html}");
     assert!(!super::app::SCRIPT.to_ascii_lowercase().contains("</script"), "the script would end its own element");
+    assert!(!super::app::STYLE.to_ascii_lowercase().contains("</style"), "the style sheet would end its own element");
     assert!(html.contains("data-block=\"2\""));
     let list = a.handle(&get("/")).text();
     assert!(list.contains("0 / 3"), "{list}");
@@ -231,4 +236,162 @@ fn a_symlink_out_of_the_corpus_is_not_a_page() {
     std::os::unix::fs::symlink(f.dir.join("secret.html"), f.corpus().join("leak.html")).unwrap();
     let (_, pages) = corpus_pages(&f.corpus(), None, Some(&f.labels())).unwrap();
     assert!(pages.iter().all(|p| !p.rel.contains("leak")), "{pages:?}");
+}
+
+#[test]
+fn a_save_without_label_is_refused_not_a_clear() {
+    let f = Fixture::new("nolabel");
+    let a = f.annotator();
+    assert_eq!(a.handle(&post(&a, r#"{"page":0,"block":1,"label":"title"}"#)).status, 200);
+    let path = f.labels().join("a.json");
+    let before = std::fs::read(&path).unwrap();
+    let r = a.handle(&post(&a, r#"{"page":0,"block":1}"#));
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(r.text().contains("label"), "{}", r.text());
+    assert_eq!(std::fs::read(&path).unwrap(), before, "a request without a label must not change the file");
+    // What the script sends to clear (`label: null`, see assets/annotator.js) still clears.
+    assert_eq!(a.handle(&post(&a, r#"{"page":0,"block":1,"label":null}"#)).status, 200);
+    assert!(LabelFile::load(&path).unwrap().spans.is_empty());
+}
+
+/// The served view parsed as a browser parses it.
+fn served_dom(a: &Annotator, page: usize) -> (Html, Response) {
+    let r = a.handle(&get(&format!("/page/{page}")));
+    assert_eq!(r.status, 200, "{}", r.text());
+    (Html::parse_document(&r.text()), r)
+}
+
+fn select<'a>(dom: &'a Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
+    dom.select(&Selector::parse(css).unwrap()).collect()
+}
+
+/// Adds page `name` to the fixture's corpus and answers its index in a new annotator.
+fn with_page(f: &Fixture, name: &str, html: &str) -> (Annotator, usize) {
+    std::fs::write(f.corpus().join(name), html).unwrap();
+    let (_, pages) = corpus_pages(&f.corpus(), None, Some(&f.labels())).unwrap();
+    let index = pages.iter().position(|p| p.rel == name).unwrap();
+    (f.annotator(), index)
+}
+
+#[test]
+fn markup_escaped_inside_svg_style_is_not_served_live() {
+    let f = Fixture::new("svgstyle");
+    let (a, i) = with_page(
+        &f,
+        "svg.html",
+        "<html><head><title>t</title></head><body><p>Text</p>\
+         <svg><style>&lt;meta http-equiv=refresh content=\"0;url=http://evil/\"&gt;</style></svg>\
+         <math><style>&lt;META HTTP-EQUIV=Refresh content=0&gt;&lt;base href=http://evil/&gt;</style></math>\
+         <svg><style>&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;</style></svg><p>More</p></body></html>",
+    );
+    let (dom, r) = served_dom(&a, i);
+    // The only `<meta http-equiv>` is the annotator's own CSP, the first element of <head>.
+    let metas = select(&dom, "meta[http-equiv]");
+    assert_eq!(metas.len(), 1, "{}", r.text());
+    assert!(metas[0].value().attr("http-equiv").unwrap().eq_ignore_ascii_case("content-security-policy"));
+    assert!(r.csp.as_deref().unwrap().starts_with(metas[0].value().attr("content").unwrap()));
+    assert!(select(&dom, "base, img[onerror]").is_empty(), "{}", r.text());
+    let scripts = select(&dom, "script");
+    assert_eq!(scripts.len(), 1, "{}", r.text());
+    assert!(scripts[0].value().attr("nonce").is_some());
+    // The SVG style text is still there, as text.
+    assert!(select(&dom, "svg style").iter().any(|s| s.text().collect::<String>().contains("http://evil/")));
+}
+
+#[test]
+fn a_page_cannot_forge_the_annotators_ids() {
+    let f = Fixture::new("forge");
+    let (a, i) = with_page(
+        &f,
+        "forge.html",
+        "<html id=\"parcels-data\" data-parcels-ready=\"1\"><head><style id=\"PARCELS-style\">p{}</style></head>\
+         <body class=\"parcels-filter own\"><div id=\"parcels-toolbar\" class=\"parcels-block own\" data-block=\"0\">\
+         <img name=\"getElementById\" src=\"a.png\" alt=\"pic\"><form name=\"querySelectorAll\"></form>Text</div>\
+         <svg><style>&lt;script type=application/json id=parcels-data&gt;{}&lt;/script&gt;</style></svg><p>More</p></body></html>",
+    );
+    let (dom, r) = served_dom(&a, i);
+    let html = r.text();
+    // No page id, class or data attribute of the annotator's survives.
+    for el in dom.tree.root().descendants().filter_map(|n| n.value().as_element()) {
+        for (name, value) in el.attrs() {
+            assert!(!(name == "id" && value.to_ascii_lowercase().starts_with("parcels-")), "id {value} on <{}>", el.name());
+            assert!(!name.starts_with("data-parcels-"), "{name} on <{}>", el.name());
+        }
+    }
+    assert!(select(&dom, "#page-parcels-data").len() == 1 && select(&dom, "#page-parcels-toolbar").len() == 1, "{html}");
+    assert_eq!(select(&dom, "body.own").len(), 1);
+    assert!(select(&dom, "body.parcels-filter, div.parcels-block, div[data-block]").is_empty(), "{html}");
+    // Every block element is an annotator wrapper, one per leaf, numbered within the page.
+    let blocks = select(&dom, ".parcels-block");
+    assert!(!blocks.is_empty() && blocks.iter().all(|b| b.value().name() == "span" && b.value().attr("data-block").is_some()), "{html}");
+    // No named image or form hides `document.getElementById` or `querySelectorAll`.
+    assert!(select(&dom, "img[name], form[name]").is_empty(), "{html}");
+    // The script's data is a constant of the nonce'd script, whatever the page holds.
+    let script: String = select(&dom, "script")[0].text().collect();
+    let json = script.strip_prefix("const PARCELS = ").and_then(|s| s.split_once(";\n")).map(|(j, _)| j).unwrap();
+    let data: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(data["page"], i);
+    assert_eq!(data["name"], "forge.html");
+}
+
+/// Sends one request over loopback and answers the status (0: closed without an answer).
+fn http_status(port: u16, target: &str, wait: std::time::Duration) -> std::io::Result<u16> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    s.set_read_timeout(Some(wait))?;
+    write!(s, "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n")?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out)?;
+    let text = String::from_utf8_lossy(&out);
+    Ok(text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0))
+}
+
+#[test]
+fn slow_connections_do_not_lock_the_server_out() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let f = Fixture::new("slow");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (name, pages) = corpus_pages(&f.corpus(), None, Some(&f.labels())).unwrap();
+    let a = Arc::new(Annotator::new(name, pages, LabelScheme::built_in("parcels-17").unwrap(), Divider::default(), port));
+    let limits = server::Limits { max_connections: 4, request_time: Duration::from_secs(1), response_time: Duration::from_secs(2) };
+    // The server thread outlives the test; it ends with the test process.
+    std::thread::spawn(move || server::serve_with(listener, a, limits));
+    let start = Instant::now();
+    // Every slot taken: three connections that send nothing, one that sends a byte every
+    // 100 ms (a per-read timeout would never cut it).
+    let idle: Vec<std::net::TcpStream> = (0..3).map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).unwrap()).collect();
+    let mut dribble = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let dribbler = std::thread::spawn(move || {
+        let started = Instant::now();
+        for b in b"GET / HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+            if dribble.write_all(&[*b]).is_err() {
+                return started.elapsed();
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        started.elapsed()
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    // Full: a normal request is answered 503 at once, not left waiting.
+    let t = Instant::now();
+    assert_eq!(http_status(port, "/", Duration::from_secs(3)).unwrap(), 503);
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // Within a few seconds the slow connections are cut and a normal request is served.
+    let mut status = 0;
+    while status != 200 && start.elapsed() < Duration::from_secs(6) {
+        std::thread::sleep(Duration::from_millis(100));
+        status = http_status(port, "/", Duration::from_secs(3)).unwrap_or(0);
+    }
+    assert_eq!(status, 200, "still locked out after {:?}", start.elapsed());
+    assert!(start.elapsed() < Duration::from_secs(4), "{:?}", start.elapsed());
+    // The silent connections were closed unanswered; the dribbler was cut off mid-request.
+    for mut s in idle {
+        s.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+        let mut buf = Vec::new();
+        assert!(matches!(s.read_to_end(&mut buf), Ok(0)), "{}", String::from_utf8_lossy(&buf));
+    }
+    let cut = dribbler.join().unwrap();
+    assert!(cut < Duration::from_secs(3), "a slow request held its connection for {cut:?}");
 }

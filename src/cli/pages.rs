@@ -141,7 +141,7 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
         }
         write_atomic(path, &table).with_context(|| format!("{}: cannot write", path.display()))?;
     }
-    let results: Vec<(PathBuf, anyhow::Result<String>)> = pages
+    let mut results: Vec<(PathBuf, anyhow::Result<String>)> = pages
         .par_iter()
         .enumerate()
         .map(|(i, path)| {
@@ -157,7 +157,7 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
                             eprintln!("{w}");
                         }
                         match args.format {
-                            Format::Tsv => prefix_lines(&f.to_tsv(), &shown, i == 0),
+                            Format::Tsv => prefix_lines(&f.to_tsv(), &shown),
                             Format::Svmlight => output::stylistic_svmlight(&f.rows, qid),
                             _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, f.to_records_json()?),
                         }
@@ -165,7 +165,7 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
                     ViewName::Lexical => {
                         let f = lexical::extract(&division, &idf);
                         match args.format {
-                            Format::Tsv => prefix_lines(&f.to_tsv(&idf), &shown, i == 0),
+                            Format::Tsv => prefix_lines(&f.to_tsv(&idf), &shown),
                             Format::Svmlight => output::lexical_svmlight(&f, qid),
                             _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&f.named_rows(&idf))?),
                         }
@@ -175,20 +175,20 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
             (path.clone(), r)
         })
         .collect();
+    if args.format == Format::Tsv {
+        keep_first_header(&mut results);
+    }
     print_batch(None, &results)
 }
 
-/// Prefixes every line of a TSV table with the page path; the header (`path` column) is kept only
-/// for the first page.
-fn prefix_lines(tsv: &str, path: &str, header: bool) -> String {
+/// Prefixes every line of a TSV table with the page path (the header with a `path` column).
+fn prefix_lines(tsv: &str, path: &str) -> String {
     let mut out = String::new();
     for (n, line) in tsv.lines().enumerate() {
         if n == 0 {
-            if header {
-                out.push_str("path\t");
-                out.push_str(line);
-                out.push('\n');
-            }
+            out.push_str(TSV_PATH_HEADER);
+            out.push_str(line);
+            out.push('\n');
             continue;
         }
         out.push_str(&output::tsv_field(path));
@@ -197,6 +197,22 @@ fn prefix_lines(tsv: &str, path: &str, header: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The start of a [`prefix_lines`] header.
+const TSV_PATH_HEADER: &str = "path\t";
+
+/// Every page's TSV table comes with its header; only the first page that succeeded keeps it.
+/// Deciding by position in the batch (the first page) would lose the header whenever that page
+/// failed.
+fn keep_first_header(results: &mut [(PathBuf, anyhow::Result<String>)]) {
+    let mut seen = false;
+    for text in results.iter_mut().filter_map(|(_, r)| r.as_mut().ok()) {
+        if seen && text.starts_with(TSV_PATH_HEADER) {
+            *text = text.split_once('\n').map(|(_, rows)| rows.to_string()).unwrap_or_default();
+        }
+        seen = true;
+    }
 }
 
 /// `parcels idf build`: document frequencies of stems over pages outside every labelled set.

@@ -1,6 +1,7 @@
 // parcels annotate: the page view's script (the only script the view's CSP lets run).
 //
-// Reads the page's data from the JSON element #parcels-data, draws a toolbar (in a shadow root, so
+// Reads the page's data from the constant PARCELS the server puts before this script (in the same
+// nonce'd element, so the page cannot shadow it, as it could an element id), draws a toolbar (in a shadow root, so
 // the page's styles cannot reach it), and lets the person select blocks (click, arrow keys, Tab)
 // and label them (the label's key, or a click on the legend). Every change is POSTed at once;
 // the server saves it and answers the page's labels, which recolour the view. Changes are sent
@@ -12,7 +13,7 @@
   'use strict';
 
   function start() {
-    var D = JSON.parse(document.getElementById('parcels-data').textContent);
+    var D = PARCELS;
     var root = document.documentElement;
     var n = D.blocks.length;
     var labels = D.blocks.map(function (b) { return b.label; });
@@ -47,9 +48,8 @@
     host.id = 'parcels-toolbar';
     host.setAttribute('style', 'all:initial !important;display:block !important');
     var shadow = host.attachShadow({ mode: 'open' });
-    var css = document.getElementById('parcels-style');
     var style = document.createElement('style');
-    style.textContent = css ? css.textContent : '';
+    style.textContent = D.style || '';
     shadow.appendChild(style);
     var bar = el('div', 'pt');
     shadow.appendChild(bar);
@@ -123,7 +123,7 @@
       counts.textContent = done + ' / ' + n + ' blocks labelled';
       filterButton.classList.toggle('on', filter);
       filterButton.textContent = filter ? 'unlabelled only: on' : 'unlabelled only: off';
-      document.body.classList.toggle('parcels-filter', filter);
+      if (document.body) document.body.classList.toggle('parcels-filter', filter);
       root.setAttribute('data-parcels-filter', filter ? '1' : '0');
       root.setAttribute('data-parcels-current', String(current));
       root.setAttribute('data-parcels-saved', String(saved));

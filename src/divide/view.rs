@@ -114,7 +114,13 @@ pub fn render(page: &Page, division: &Division, opts: &ViewOptions) -> String {
                     }
                 }
                 Node::Text(t) => {
-                    let raw = node.parent().and_then(|p| p.value().as_element()).is_some_and(|e| e.name() == "style");
+                    // Only an HTML <style> holds raw text: inside <svg> or <math> a `style` element's
+                    // text is parsed as markup again by a browser, so it is escaped like any text
+                    // (or `&lt;meta http-equiv=refresh&gt;` there would come back to life).
+                    let raw = node
+                        .parent()
+                        .and_then(|p| p.value().as_element())
+                        .is_some_and(|e| e.name() == "style" && &*e.name.ns == "http://www.w3.org/1999/xhtml");
                     let wrap = block_of.get(&node.id()).copied();
                     if let Some((id, first)) = wrap {
                         open_wrapper(&mut out, id, first, &style_of(id));
@@ -230,6 +236,20 @@ mod tests {
             html.contains("data-block=\"2\" style=\"background:#a5d8ff\"><span class=\"parcels-badge\" data-badge=\"2\">2</span><img src=\"a.png\"></span>"),
             "{html}"
         );
+    }
+
+    #[test]
+    fn markup_escaped_inside_svg_style_stays_escaped() {
+        let page = Page::from_bytes(
+            "v.html",
+            b"<p>x</p><svg><style>&lt;meta http-equiv=refresh content=\"0;url=http://evil/\"&gt;</style></svg>",
+            &LoadOptions::default(),
+        )
+        .unwrap();
+        let html = render(&page, &Divider::default().divide(&page), &ViewOptions::default());
+        let again = scraper::Html::parse_document(&html);
+        let refresh = scraper::Selector::parse("meta[http-equiv]").unwrap();
+        assert!(again.select(&refresh).all(|m| !m.value().attr("content").unwrap_or("").contains("evil")), "{html}");
     }
 
     #[test]

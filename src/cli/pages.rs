@@ -9,7 +9,6 @@ use parcels::divide::{view, Divider};
 use parcels::files::{list_pages, write_atomic};
 use parcels::output::{self, DividedPage, Format};
 use parcels::page::LoadOptions;
-use rayon::prelude::*;
 
 use super::{batch_status, print_batch, refuse_overwrite, PageArgs};
 
@@ -47,27 +46,20 @@ pub fn divide(args: &DivideArgs) -> anyhow::Result<ExitCode> {
             std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create directory", out.display()))?;
         }
     }
-    let results: Vec<(PathBuf, anyhow::Result<String>)> = pages
-        .par_iter()
-        .map(|path| {
-            let result = (|| {
-                let page = batch.load(path, &opts)?;
-                let division = divider.divide(&page);
-                if let Some(out) = &args.html {
-                    let target = if several { out.join(view_name(path)) } else { out.clone() };
-                    let html = view::render(&page, &division, &view::ViewOptions::default());
-                    write_atomic(&target, html.as_bytes()).with_context(|| format!("{}: cannot write", target.display()))?;
-                }
-                Ok(match args.format {
-                    Format::Tsv => output::division_tsv(&page, &division),
-                    _ => DividedPage::new(&page, &division, args.page_text).to_json_line(),
-                })
-            })();
-            (path.clone(), result)
-        })
-        .collect();
     let header = (args.format == Format::Tsv).then_some(output::DIVISION_TSV_HEADER);
-    print_batch(header, &results)
+    print_batch(header, pages, |_, path| {
+        let page = batch.load(path, &opts)?;
+        let division = divider.divide(&page);
+        if let Some(out) = &args.html {
+            let target = if several { out.join(view_name(path)) } else { out.clone() };
+            let html = view::render(&page, &division, &view::ViewOptions::default());
+            write_atomic(&target, html.as_bytes()).with_context(|| format!("{}: cannot write", target.display()))?;
+        }
+        Ok(match args.format {
+            Format::Tsv => output::division_tsv(&page, &division),
+            _ => DividedPage::new(&page, &division, args.page_text).to_json_line(),
+        })
+    })
 }
 
 /// A file name for a page's block view inside an output directory.
@@ -141,41 +133,33 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
         }
         write_atomic(path, &table).with_context(|| format!("{}: cannot write", path.display()))?;
     }
-    let results: Vec<(PathBuf, anyhow::Result<String>)> = pages
-        .par_iter()
-        .enumerate()
-        .map(|(i, path)| {
-            let r = (|| {
-                let page = batch.load(path, &opts)?;
-                let division = divider.divide(&page);
-                let shown = path.display().to_string();
-                let qid = i as u64 + 1;
-                Ok(match args.view {
-                    ViewName::Stylistic => {
-                        let f = stylistic::extract(&page, &division, &style)?;
-                        for w in &f.warnings {
-                            eprintln!("{w}");
-                        }
-                        match args.format {
-                            Format::Tsv => prefix_lines(&f.to_tsv(), &shown, i == 0),
-                            Format::Svmlight => output::stylistic_svmlight(&f.rows, qid),
-                            _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, f.to_records_json()?),
-                        }
-                    }
-                    ViewName::Lexical => {
-                        let f = lexical::extract(&division, &idf);
-                        match args.format {
-                            Format::Tsv => prefix_lines(&f.to_tsv(&idf), &shown, i == 0),
-                            Format::Svmlight => output::lexical_svmlight(&f, qid),
-                            _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&f.named_rows(&idf))?),
-                        }
-                    }
-                })
-            })();
-            (path.clone(), r)
+    print_batch(None, pages, |i, path| {
+        let page = batch.load(path, &opts)?;
+        let division = divider.divide(&page);
+        let shown = path.display().to_string();
+        let qid = i as u64 + 1;
+        Ok(match args.view {
+            ViewName::Stylistic => {
+                let f = stylistic::extract(&page, &division, &style)?;
+                for w in &f.warnings {
+                    eprintln!("{w}");
+                }
+                match args.format {
+                    Format::Tsv => prefix_lines(&f.to_tsv(), &shown, i == 0),
+                    Format::Svmlight => output::stylistic_svmlight(&f.rows, qid),
+                    _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, f.to_records_json()?),
+                }
+            }
+            ViewName::Lexical => {
+                let f = lexical::extract(&division, &idf);
+                match args.format {
+                    Format::Tsv => prefix_lines(&f.to_tsv(&idf), &shown, i == 0),
+                    Format::Svmlight => output::lexical_svmlight(&f, qid),
+                    _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&f.named_rows(&idf))?),
+                }
+            }
         })
-        .collect();
-    print_batch(None, &results)
+    })
 }
 
 /// Prefixes every line of a TSV table with the page path; the header (`path` column) is kept only

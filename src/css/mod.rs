@@ -18,7 +18,8 @@
 //! read other local files: external sheets are read only if, after canonicalisation, they are
 //! regular files inside the page's directory tree or the assets directory; each is read once,
 //! and at most [`MAX_SHEETS_PER_PAGE`] sheets and [`MAX_SHEET_BYTES_PER_PAGE`] bytes of them per
-//! page ([`MAX_SHEET_BYTES`] each).
+//! page ([`MAX_SHEET_BYTES`] each). At most [`MAX_RULES_PER_PAGE`] author rules are kept, so a
+//! page's cascade costs at most that many rule matches per element.
 //!
 //! ```
 //! use parcels::css::{CssOptions, StyledDom};
@@ -48,8 +49,8 @@ use serde::Serialize;
 use crate::page::Page;
 pub use cascade::ComputedStyle;
 use cascade::{Sheets, QUIRKS_CSS};
-pub use sheet::MAX_CSS_NESTING;
 use sheet::{media_matches, RuleSet, SheetItem};
+pub use sheet::{MAX_CSS_NESTING, MAX_RULES_PER_PAGE};
 pub use values::{Display, Float, Length, Position, Rgba, Visibility};
 
 /// The user-agent style sheet, compiled in.
@@ -108,6 +109,10 @@ pub enum CssWarning {
     /// dropped (hostile input: deep `:not(:not(…))` would overflow the parser's stack).
     #[error("{page}: {dropped} rule(s) of {sheet} nest more than {max} levels deep; dropped")]
     TooDeep { page: PathBuf, sheet: String, dropped: usize, max: usize },
+    /// The page's author sheets held more than [`MAX_RULES_PER_PAGE`] rules; the later ones
+    /// were dropped (hostile input: the cascade's cost is rules × elements).
+    #[error("{page}: more than {max} style rules; the last {dropped} were dropped")]
+    RuleLimit { page: PathBuf, dropped: usize, max: usize },
 }
 
 /// What the CSS stage read for one page.
@@ -148,6 +153,9 @@ impl StyledDom {
         }
         let mut loader = Loader::new(page, opts);
         let author = loader.author_rules();
+        if author.dropped_rules > 0 {
+            loader.warnings.push(CssWarning::RuleLimit { page: page.path.clone(), dropped: author.dropped_rules, max: MAX_RULES_PER_PAGE });
+        }
         // scraper does not re-export html5ever's `QuirksMode`; its variant names are stable.
         let quirks = format!("{:?}", page.html.quirks_mode) == "Quirks";
         let sheets = Sheets { user_agent: ua_rules(), quirks: quirks.then(quirks_rules), author: &author };

@@ -5,6 +5,11 @@
 //! of nested tables), each cell takes the first free slot of its row and covers `rowspan` ×
 //! `colspan` slots (`rowspan=0` runs to the end of the table). Spans are capped at
 //! [`MAX_SPAN`] so a hostile `colspan=100000` cannot allocate a huge grid.
+//!
+//! Every feature takes constant time per cell (spans bounded): the same-type shares read counts
+//! per grid line and the neighbours are looked up in per-line lists, so a table costs time in
+//! proportion to its cells, which [`MAX_ELEMENTS`](crate::page::MAX_ELEMENTS) bounds (a 300 × 300
+//! table took 80 s when every cell scanned the whole table).
 
 use ego_tree::{NodeId, NodeRef};
 use scraper::Node;

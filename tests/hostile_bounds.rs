@@ -2,7 +2,7 @@
 //! (see the bounds' documentation). The sizes here run in a couple of seconds in release; the
 //! tests check the output and the recorded repairs, not the time.
 
-use parcels::css::{CssOptions, CssWarning, StyledDom, MAX_RULES_PER_PAGE};
+use parcels::css::{CssOptions, CssWarning, StyledDom, MAX_AUTHOR_CANDIDATES_PER_PAGE, MAX_RULES_PER_PAGE};
 use parcels::divide::Divider;
 use parcels::page::{truncate_elements, LoadOptions, Page, Repair, MAX_ELEMENTS};
 use parcels::stylistic::{extract, StyleOptions};
@@ -87,4 +87,28 @@ fn universal_rules_beyond_the_rule_bound_are_dropped_with_a_warning() {
     assert_eq!(styled.stats.author_rules, MAX_RULES_PER_PAGE);
     assert!(styled.warnings.iter().any(|w| matches!(w, CssWarning::RuleLimit { dropped: 30_000, max: MAX_RULES_PER_PAGE, .. })), "{:?}", styled.warnings);
     assert_eq!(styled.select(&page, "b").map(|s| s.color.0), Some([255, 0, 0, 255]));
+}
+
+#[test]
+fn author_rule_matching_stops_at_the_page_budget_with_a_warning() {
+    // Every element is tried against every universal rule: past the budget, the remaining
+    // elements get the user-agent style only.
+    let elements = 2 * MAX_AUTHOR_CANDIDATES_PER_PAGE / MAX_RULES_PER_PAGE;
+    let html = format!(
+        "<html><head><style>{}</style></head><body>{}<i>last</i></body></html>",
+        "* { background-color: red }\n".repeat(MAX_RULES_PER_PAGE),
+        "<p>a</p>".repeat(elements)
+    );
+    let page = load(&html);
+    let styled = StyledDom::compute(&page, &CssOptions::default()).expect("cascade");
+    let unstyled = styled.warnings.iter().find_map(|w| match w {
+        CssWarning::CascadeBudget { elements, max: MAX_AUTHOR_CANDIDATES_PER_PAGE, .. } => Some(*elements),
+        _ => None,
+    });
+    // html, head, style, body and the first paragraphs fit in the budget.
+    let styled_elements = MAX_AUTHOR_CANDIDATES_PER_PAGE / MAX_RULES_PER_PAGE;
+    assert_eq!(unstyled, Some(elements + 5 - styled_elements), "{:?}", styled.warnings);
+    // Backgrounds are not inherited: the last element has none of its own.
+    assert_eq!(styled.select(&page, "p").map(|s| s.background.0), Some([255, 0, 0, 255]));
+    assert_eq!(styled.select(&page, "i").map(|s| s.background.0[3]), Some(0));
 }

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use parcels::apply::{Classifier, TrainedModel};
 use parcels::output::{self, Format};
-use rayon::prelude::*;
 
 use super::{print_batch_with, PageArgs};
 
@@ -62,22 +61,14 @@ pub fn classify(args: &ClassifyArgs) -> anyhow::Result<ExitCode> {
     let classifier = classifier(&args.apply)?;
     let opts = args.apply.input.load_options();
     let batch = args.apply.input.batch()?;
-    let results: Vec<(PathBuf, anyhow::Result<String>)> = batch
-        .pages
-        .par_iter()
-        .map(|path| {
-            let r = (|| {
-                let page = batch.load(path, &opts)?;
-                let (_, blocks) = classifier.classify(&page)?;
-                Ok(match args.format {
-                    Format::Text => output::classified_text(&blocks),
-                    _ => format!("{}\n", output::classified_record(path, &blocks)),
-                })
-            })();
-            (path.clone(), r)
+    print_batch_with(None, &batch.pages, args.format == Format::Json, |_, path| {
+        let page = batch.load(path, &opts)?;
+        let (_, blocks) = classifier.classify(&page)?;
+        Ok(match args.format {
+            Format::Text => output::classified_text(&blocks),
+            _ => format!("{}\n", output::classified_record(path, &blocks)),
         })
-        .collect();
-    print_batch_with(None, &results, args.format == Format::Json)
+    })
 }
 
 /// Runs `parcels extract`.
@@ -86,20 +77,12 @@ pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
     let classifier = classifier(&args.apply)?;
     let opts = args.apply.input.load_options();
     let batch = args.apply.input.batch()?;
-    let results: Vec<(PathBuf, anyhow::Result<String>)> = batch
-        .pages
-        .par_iter()
-        .map(|path| {
-            let r = (|| {
-                let page = batch.load(path, &opts)?;
-                let (a, blocks) = classifier.extract(&page)?;
-                Ok(match args.format {
-                    Format::Text => output::article_text(&a),
-                    _ => format!("{}\n", output::article_record(path, &a, &blocks)?),
-                })
-            })();
-            (path.clone(), r)
+    print_batch_with(None, &batch.pages, args.format == Format::Json, |_, path| {
+        let page = batch.load(path, &opts)?;
+        let (a, blocks) = classifier.extract(&page)?;
+        Ok(match args.format {
+            Format::Text => output::article_text(&a),
+            _ => format!("{}\n", output::article_record(path, &a, &blocks)?),
         })
-        .collect();
-    print_batch_with(None, &results, args.format == Format::Json)
+    })
 }

@@ -99,35 +99,165 @@ pub fn divider(config: Option<&Path>) -> anyhow::Result<Divider> {
     })
 }
 
-/// Prints a batch's outputs in page order on stdout, each failure as `path: problem` on stderr,
-/// and returns the batch's exit status.
-pub fn print_batch(header: Option<&str>, results: &[(PathBuf, anyhow::Result<String>)]) -> anyhow::Result<ExitCode> {
-    print_batch_with(header, results, false)
+/// Runs `job` on every page of a batch in parallel and prints each page's output as soon as it
+/// and all pages before it are done (see [`stream_batch`]); failures as in [`print_batch_with`].
+pub fn print_batch<F>(header: Option<&str>, pages: &[PathBuf], job: F) -> anyhow::Result<ExitCode>
+where
+    F: Fn(usize, &Path) -> anyhow::Result<String> + Sync,
+{
+    print_batch_with(header, pages, false, job)
 }
 
-/// Prints a batch's results; a failed page goes to stderr and, with `error_records`, also to
-/// stdout as `{"path", "error"}` so a JSON Lines consumer sees every page.
-pub fn print_batch_with(header: Option<&str>, results: &[(PathBuf, anyhow::Result<String>)], error_records: bool) -> anyhow::Result<ExitCode> {
+/// Prints a batch's results in page order while it runs; a failed page goes to stderr and, with
+/// `error_records`, also to stdout as `{"path", "error"}` so a JSON Lines consumer sees every
+/// page.
+pub fn print_batch_with<F>(header: Option<&str>, pages: &[PathBuf], error_records: bool, job: F) -> anyhow::Result<ExitCode>
+where
+    F: Fn(usize, &Path) -> anyhow::Result<String> + Sync,
+{
+    print_batch_dedup(header, pages, error_records, None, job)
+}
+
+/// [`print_batch_with`] for records that each start with a header line beginning with
+/// `repeated_header`: the first record printed keeps its header, the others lose it.
+pub fn print_batch_dedup<F>(header: Option<&str>, pages: &[PathBuf], error_records: bool, repeated_header: Option<&str>, job: F) -> anyhow::Result<ExitCode>
+where
+    F: Fn(usize, &Path) -> anyhow::Result<String> + Sync,
+{
+    let mut header_seen = false;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if let Some(h) = header {
         out.write_all(h.as_bytes())?;
     }
     let mut failed = 0;
-    for (path, result) in results {
-        match result {
-            Ok(text) => out.write_all(text.as_bytes())?,
-            Err(e) => {
-                failed += 1;
-                if error_records {
-                    writeln!(out, "{}", output::error_record(path, &format!("{e:#}")))?;
+    stream_batch(
+        pages.len(),
+        |i| job(i, &pages[i]),
+        |i, result| {
+            let path = &pages[i];
+            match result {
+                Ok(text) => {
+                    let text = match repeated_header {
+                        Some(h) if header_seen && text.starts_with(h) => text.split_once('\n').map_or("", |(_, rows)| rows),
+                        _ => text.as_str(),
+                    };
+                    header_seen = true;
+                    out.write_all(text.as_bytes())?
                 }
-                out.flush()?;
-                eprintln!("{}", error_line(path, e));
+                Err(e) => {
+                    failed += 1;
+                    if error_records {
+                        writeln!(out, "{}", output::error_record(path, &format!("{e:#}")))?;
+                    }
+                    out.flush()?;
+                    eprintln!("{}", error_line(path, &e));
+                }
+            }
+            Ok(())
+        },
+    )?;
+    out.flush()?;
+    Ok(batch_status(failed, pages.len()))
+}
+
+/// How many results may wait for an earlier page, per worker thread, before the workers pause.
+const REORDER_WINDOW_PER_THREAD: usize = 4;
+
+/// Runs `job(0..n)` on the rayon pool's threads and hands each result to `emit` in index order
+/// as soon as it and every result before it are done: a batch's output is written while it
+/// runs (a crash loses only the pages not yet written) and its memory does not grow with the
+/// number of pages. Workers take indices in order from a shared counter and pause while they
+/// are more than a window of results ahead of the next one to be written, so the reorder buffer
+/// holds at most that window. An error from `emit` (an unwritable output) stops the workers and
+/// is returned; a panic in a job is resumed on the caller's thread.
+pub fn stream_batch<T, J, E>(n: usize, job: J, mut emit: E) -> anyhow::Result<()>
+where
+    T: Send,
+    J: Fn(usize) -> T + Sync,
+    E: FnMut(usize, T) -> anyhow::Result<()>,
+{
+    use std::collections::BTreeMap;
+    use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{mpsc, Condvar, Mutex};
+
+    let threads = rayon::current_num_threads().max(1);
+    let window = threads * REORDER_WINDOW_PER_THREAD;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // The index of the next result to be written, and the workers' wake-up call.
+    let written = (Mutex::new(0usize), Condvar::new());
+    let (tx, rx) = mpsc::channel::<(usize, std::thread::Result<T>)>();
+    let worker = |tx: mpsc::Sender<(usize, std::thread::Result<T>)>| loop {
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        if i >= n || stop.load(Ordering::SeqCst) {
+            return;
+        }
+        {
+            let (lock, cvar) = &written;
+            let mut w = lock.lock().unwrap_or_else(|e| e.into_inner());
+            while i >= *w + window && !stop.load(Ordering::SeqCst) {
+                w = cvar.wait(w).unwrap_or_else(|e| e.into_inner());
             }
         }
-    }
-    out.flush()?;
-    Ok(batch_status(failed, results.len()))
+        if stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let result = catch_unwind(AssertUnwindSafe(|| job(i)));
+        if tx.send((i, result)).is_err() {
+            return;
+        }
+    };
+    std::thread::scope(|scope| {
+        let worker = &worker;
+        scope.spawn(move || {
+            rayon::scope(|s| {
+                for _ in 0..threads.min(n) {
+                    let tx = tx.clone();
+                    s.spawn(move |_| worker(tx));
+                }
+            });
+            drop(tx);
+        });
+        let halt = || {
+            stop.store(true, Ordering::SeqCst);
+            let (lock, cvar) = &written;
+            let _guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+            cvar.notify_all();
+        };
+        let mut pending: BTreeMap<usize, T> = BTreeMap::new();
+        let mut at = 0;
+        let outcome = (|| -> Result<(), Halt> {
+            while at < n {
+                let Ok((i, result)) = rx.recv() else { break };
+                pending.insert(i, result.map_err(Halt::Panic)?);
+                let before = at;
+                while let Some(value) = pending.remove(&at) {
+                    emit(at, value).map_err(Halt::Emit)?;
+                    at += 1;
+                }
+                if at > before {
+                    let (lock, cvar) = &written;
+                    *lock.lock().unwrap_or_else(|e| e.into_inner()) = at;
+                    cvar.notify_all();
+                }
+            }
+            Ok(())
+        })();
+        halt();
+        drop(rx);
+        match outcome {
+            Ok(()) => Ok(()),
+            Err(Halt::Emit(e)) => Err(e),
+            Err(Halt::Panic(payload)) => resume_unwind(payload),
+        }
+    })
+}
+
+/// Why [`stream_batch`] stopped early.
+enum Halt {
+    Panic(Box<dyn std::any::Any + Send>),
+    Emit(anyhow::Error),
 }
 
 /// One line for a failed page: the error already names the page when it comes from loading;
@@ -173,4 +303,52 @@ pub fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
 /// stops quietly with exit 0.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_batch_emits_in_order_while_jobs_finish_out_of_order() {
+        let mut seen = Vec::new();
+        // Early jobs are the slowest, so later results wait in the reorder buffer.
+        stream_batch(
+            200,
+            |i| {
+                std::thread::sleep(std::time::Duration::from_micros(((200 - i) % 7) as u64 * 100));
+                i * 2
+            },
+            |i, v| {
+                assert_eq!(v, i * 2);
+                seen.push(i);
+                Ok(())
+            },
+        )
+        .expect("batch runs");
+        assert_eq!(seen, (0..200).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn stream_batch_stops_at_an_output_error() {
+        let ran = std::sync::atomic::AtomicUsize::new(0);
+        let err = stream_batch(
+            10_000,
+            |i| {
+                ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                i
+            },
+            |i, _| if i == 3 { bail!("output closed") } else { Ok(()) },
+        )
+        .unwrap_err();
+        assert_eq!(err.to_string(), "output closed");
+        // The workers stopped within a window of the failed output, not at the end of the batch.
+        assert!(ran.load(std::sync::atomic::Ordering::SeqCst) < 10_000);
+    }
+
+    #[test]
+    fn stream_batch_resumes_a_job_panic() {
+        let r = std::panic::catch_unwind(|| stream_batch(50, |i| if i == 7 { panic!("job 7") } else { i }, |_, _| Ok(())));
+        assert!(r.is_err());
+    }
 }

@@ -9,7 +9,6 @@ use parcels::divide::{view, Divider};
 use parcels::files::{list_pages, write_atomic};
 use parcels::output::{self, DividedPage, Format};
 use parcels::page::LoadOptions;
-use rayon::prelude::*;
 
 use super::{batch_status, print_batch, refuse_overwrite, PageArgs};
 
@@ -47,27 +46,20 @@ pub fn divide(args: &DivideArgs) -> anyhow::Result<ExitCode> {
             std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create directory", out.display()))?;
         }
     }
-    let results: Vec<(PathBuf, anyhow::Result<String>)> = pages
-        .par_iter()
-        .map(|path| {
-            let result = (|| {
-                let page = batch.load(path, &opts)?;
-                let division = divider.divide(&page);
-                if let Some(out) = &args.html {
-                    let target = if several { out.join(view_name(path)) } else { out.clone() };
-                    let html = view::render(&page, &division, &view::ViewOptions::default());
-                    write_atomic(&target, html.as_bytes()).with_context(|| format!("{}: cannot write", target.display()))?;
-                }
-                Ok(match args.format {
-                    Format::Tsv => output::division_tsv(&page, &division),
-                    _ => DividedPage::new(&page, &division, args.page_text).to_json_line(),
-                })
-            })();
-            (path.clone(), result)
-        })
-        .collect();
     let header = (args.format == Format::Tsv).then_some(output::DIVISION_TSV_HEADER);
-    print_batch(header, &results)
+    print_batch(header, pages, |_, path| {
+        let page = batch.load(path, &opts)?;
+        let division = divider.divide(&page);
+        if let Some(out) = &args.html {
+            let target = if several { out.join(view_name(path)) } else { out.clone() };
+            let html = view::render(&page, &division, &view::ViewOptions::default());
+            write_atomic(&target, html.as_bytes()).with_context(|| format!("{}: cannot write", target.display()))?;
+        }
+        Ok(match args.format {
+            Format::Tsv => output::division_tsv(&page, &division),
+            _ => DividedPage::new(&page, &division, args.page_text).to_json_line(),
+        })
+    })
 }
 
 /// A file name for a page's block view inside an output directory.
@@ -141,44 +133,36 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
         }
         write_atomic(path, &table).with_context(|| format!("{}: cannot write", path.display()))?;
     }
-    let mut results: Vec<(PathBuf, anyhow::Result<String>)> = pages
-        .par_iter()
-        .enumerate()
-        .map(|(i, path)| {
-            let r = (|| {
-                let page = batch.load(path, &opts)?;
-                let division = divider.divide(&page);
-                let shown = path.display().to_string();
-                let qid = i as u64 + 1;
-                Ok(match args.view {
-                    ViewName::Stylistic => {
-                        let f = stylistic::extract(&page, &division, &style)?;
-                        for w in &f.warnings {
-                            eprintln!("{w}");
-                        }
-                        match args.format {
-                            Format::Tsv => prefix_lines(&f.to_tsv(), &shown),
-                            Format::Svmlight => output::stylistic_svmlight(&f.rows, qid),
-                            _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, f.to_records_json()?),
-                        }
-                    }
-                    ViewName::Lexical => {
-                        let f = lexical::extract(&division, &idf);
-                        match args.format {
-                            Format::Tsv => prefix_lines(&f.to_tsv(&idf), &shown),
-                            Format::Svmlight => output::lexical_svmlight(&f, qid),
-                            _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&f.named_rows(&idf))?),
-                        }
-                    }
-                })
-            })();
-            (path.clone(), r)
+    // Every page's TSV table comes with its header; only the first page printed keeps it
+    // (deciding by position in the batch would lose the header whenever the first page failed).
+    let repeated = (args.format == Format::Tsv).then_some(TSV_PATH_HEADER);
+    super::print_batch_dedup(None, pages, false, repeated, |i, path| {
+        let page = batch.load(path, &opts)?;
+        let division = divider.divide(&page);
+        let shown = path.display().to_string();
+        let qid = i as u64 + 1;
+        Ok(match args.view {
+            ViewName::Stylistic => {
+                let f = stylistic::extract(&page, &division, &style)?;
+                for w in &f.warnings {
+                    eprintln!("{w}");
+                }
+                match args.format {
+                    Format::Tsv => prefix_lines(&f.to_tsv(), &shown),
+                    Format::Svmlight => output::stylistic_svmlight(&f.rows, qid),
+                    _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, f.to_records_json()?),
+                }
+            }
+            ViewName::Lexical => {
+                let f = lexical::extract(&division, &idf);
+                match args.format {
+                    Format::Tsv => prefix_lines(&f.to_tsv(&idf), &shown),
+                    Format::Svmlight => output::lexical_svmlight(&f, qid),
+                    _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&f.named_rows(&idf))?),
+                }
+            }
         })
-        .collect();
-    if args.format == Format::Tsv {
-        keep_first_header(&mut results);
-    }
-    print_batch(None, &results)
+    })
 }
 
 /// Prefixes every line of a TSV table with the page path (the header with a `path` column).
@@ -201,19 +185,6 @@ fn prefix_lines(tsv: &str, path: &str) -> String {
 
 /// The start of a [`prefix_lines`] header.
 const TSV_PATH_HEADER: &str = "path\t";
-
-/// Every page's TSV table comes with its header; only the first page that succeeded keeps it.
-/// Deciding by position in the batch (the first page) would lose the header whenever that page
-/// failed.
-fn keep_first_header(results: &mut [(PathBuf, anyhow::Result<String>)]) {
-    let mut seen = false;
-    for text in results.iter_mut().filter_map(|(_, r)| r.as_mut().ok()) {
-        if seen && text.starts_with(TSV_PATH_HEADER) {
-            *text = text.split_once('\n').map(|(_, rows)| rows.to_string()).unwrap_or_default();
-        }
-        seen = true;
-    }
-}
 
 /// `parcels idf build`: document frequencies of stems over pages outside every labelled set.
 #[derive(Debug, Clone, clap::Args)]

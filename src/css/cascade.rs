@@ -143,15 +143,17 @@ pub struct Sheets<'a> {
 }
 
 /// Computes the style of every element of the document. Returns the styles in document order
-/// with their nodes.
-pub fn cascade(html: &scraper::Html, sheets: &Sheets) -> Vec<(ego_tree::NodeId, ComputedStyle)> {
+/// with their nodes, and how many elements were styled without the author rules because the
+/// page's author candidates (rules tried against an element, summed over elements) would have
+/// passed `budget`.
+pub fn cascade(html: &scraper::Html, sheets: &Sheets, budget: usize) -> (Vec<(ego_tree::NodeId, ComputedStyle)>, usize) {
     let mut out: Vec<(ego_tree::NodeId, ComputedStyle)> = Vec::new();
     // Indices into `out` of the open elements.
     let mut stack: Vec<usize> = Vec::new();
     let initial = ComputedStyle::initial();
     let mut ctx = HintContext::default();
     let mut root_font = MEDIUM_PX;
-    let mut scratch = Scratch::default();
+    let mut scratch = Scratch { author_budget: budget, ..Scratch::default() };
     for edge in html.tree.root().traverse() {
         match edge {
             Edge::Open(node) => {
@@ -175,12 +177,16 @@ pub fn cascade(html: &scraper::Html, sheets: &Sheets) -> Vec<(ego_tree::NodeId, 
             }
         }
     }
-    out
+    (out, scratch.unstyled)
 }
 
 /// Buffers reused from element to element.
 #[derive(Default)]
 struct Scratch {
+    /// Author candidates still allowed on this page.
+    author_budget: usize,
+    /// Elements styled without the author rules once the budget ran out.
+    unstyled: usize,
     candidates: Vec<u32>,
     /// (tier, specificity, order, source) of every matched declaration list.
     matched: Vec<(Tier, u32, u32, Source)>,
@@ -222,7 +228,16 @@ fn compute_element(
     if !scratch.hints.is_empty() {
         scratch.matched.push((Tier::Presentational, 0, 0, Source::Hints));
     }
-    match_rules(element, sheets.author, 2, Tier::Author, 0, scratch);
+    let el = element.value();
+    let mut candidates = std::mem::take(&mut scratch.candidates);
+    sheets.author.candidates(el.name(), el.id(), el.classes(), &mut candidates);
+    if candidates.len() <= scratch.author_budget && scratch.unstyled == 0 {
+        scratch.author_budget -= candidates.len();
+        match_candidates(element, sheets.author, &candidates, 2, Tier::Author, 0, scratch);
+    } else {
+        scratch.unstyled += 1;
+    }
+    scratch.candidates = candidates;
     let style_attr = element.value().attr("style").map(parse_style_attribute);
     if style_attr.is_some() {
         scratch.matched.push((Tier::StyleAttribute, 0, 0, Source::Style { important: false }));
@@ -265,13 +280,18 @@ fn match_rules(element: ElementRef, set: &RuleSet, set_index: u8, tier: Tier, or
     let el = element.value();
     let mut candidates = std::mem::take(&mut scratch.candidates);
     set.candidates(el.name(), el.id(), el.classes(), &mut candidates);
-    for &i in &candidates {
+    match_candidates(element, set, &candidates, set_index, tier, order_offset, scratch);
+    scratch.candidates = candidates;
+}
+
+/// Matches an element against the given rules of a set.
+fn match_candidates(element: ElementRef, set: &RuleSet, candidates: &[u32], set_index: u8, tier: Tier, order_offset: u32, scratch: &mut Scratch) {
+    for &i in candidates {
         let Some(rule) = set.rules.get(i as usize) else { continue };
         if rule.selector.matches(&element) {
             push_rule(rule, set_index, i, tier, order_offset, scratch);
         }
     }
-    scratch.candidates = candidates;
 }
 
 fn push_rule(rule: &Rule, set: u8, index: u32, tier: Tier, offset: u32, scratch: &mut Scratch) {

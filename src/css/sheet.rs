@@ -65,7 +65,16 @@ pub struct RuleSet {
     universal: Vec<u32>,
     /// Declarations lightningcss reported and skipped (bad values, IE hacks) and rules dropped.
     pub parse_warnings: usize,
+    /// Rules (complex selectors) not kept because the set already held [`MAX_RULES_PER_PAGE`].
+    pub dropped_rules: usize,
 }
+
+/// Most rules (one per complex selector) kept per page, all author sheets together; later ones
+/// are dropped with a [`CssWarning::RuleLimit`](super::CssWarning::RuleLimit). The cascade's cost is
+/// rules × elements (every element is matched against every universal rule): 200,000 `*` rules
+/// took 52 s on a small page. The largest author rule count of the shared corpora is about
+/// 3,500 (of 3,432 pages), far below this bound.
+pub const MAX_RULES_PER_PAGE: usize = 20_000;
 
 /// What a sheet asks the loader for while it is read.
 pub enum SheetItem {
@@ -143,6 +152,10 @@ impl RuleSet {
         let decls = Arc::new(decls);
         for sel in selectors {
             if sel.has_pseudo_element() {
+                continue;
+            }
+            if self.rules.len() >= MAX_RULES_PER_PAGE {
+                self.dropped_rules += 1;
                 continue;
             }
             let Ok(text) = sel.to_css_string(PrinterOptions::default()) else { continue };

@@ -201,6 +201,10 @@ struct Frame<'p> {
     child_counts: Vec<(&'p str, usize)>,
     /// Whether this element is an active container (structural and not nested too deep).
     container: bool,
+    /// Stack depth (1-based) of the nearest container among this element and its ancestors, 0
+    /// if none: kept per frame so a leaf finds its container in constant time however deep
+    /// the inline nesting (a scan of the stack per leaf made 100,000 nested spans quadratic).
+    container_depth: usize,
     /// Number of `nesting` elements among this element and its ancestors.
     nesting: usize,
     hidden: bool,
@@ -314,7 +318,8 @@ impl<'d, 'p> Walk<'d, 'p> {
         } else if !INLINE.contains(&tag) {
             self.pending_space = true;
         }
-        self.stack.push(Frame { node, tag, index, child_counts: Vec::new(), container, nesting, hidden, anchor });
+        let container_depth = if container { self.stack.len() + 1 } else { self.container_depth() };
+        self.stack.push(Frame { node, tag, index, child_counts: Vec::new(), container, container_depth, nesting, hidden, anchor });
         self.note_depth();
     }
 
@@ -346,7 +351,7 @@ impl<'d, 'p> Walk<'d, 'p> {
     }
 
     fn container_depth(&self) -> usize {
-        self.stack.iter().rposition(|f| f.container).map_or(0, |i| i + 1)
+        self.stack.last().map_or(0, |f| f.container_depth)
     }
 
     fn text(&mut self, node: NodeId, text: &str) {

@@ -179,26 +179,58 @@ impl StylisticFeatures {
     /// JSON records, one object per block: `[{"block": 0, "pos.start": 0.0, …}, …]`, `NaN` as
     /// `null` (easier to read than the matrix form).
     pub fn to_records_json(&self) -> serde_json::Result<String> {
-        let records: Vec<serde_json::Map<String, serde_json::Value>> = self
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, row)| {
-                let mut m = serde_json::Map::new();
-                m.insert("block".to_string(), serde_json::Value::from(i));
-                for (name, v) in self.names.iter().zip(row) {
-                    m.insert(name.clone(), serde_json::Number::from_f64(*v).map_or(serde_json::Value::Null, serde_json::Value::Number));
-                }
-                m
-            })
-            .collect();
-        serde_json::to_string_pretty(&records)
+        // Written straight from the rows, without a `serde_json::Map` per block (a page of
+        // 100,000 blocks took over a gigabyte that way), in the order such a map writes its keys:
+        // sorted, `block` among them, a repeated name keeping its last column.
+        let mut order: std::collections::BTreeMap<&str, Option<usize>> = std::collections::BTreeMap::new();
+        order.insert("block", None);
+        for (j, name) in self.names.iter().enumerate() {
+            order.insert(name, Some(j));
+        }
+        let keys: Vec<(&str, Option<usize>)> = order.into_iter().collect();
+        serde_json::to_string_pretty(&Records { keys: &keys, rows: &self.rows })
     }
 
     /// The value of a named feature for a block.
     pub fn get(&self, block: usize, name: &str) -> Option<f64> {
         let col = self.names.iter().position(|n| n == name)?;
         self.rows.get(block)?.get(col).copied()
+    }
+}
+
+/// [`StylisticFeatures::to_records_json`]'s records: one JSON object per row.
+struct Records<'a> {
+    /// Record keys in output order, each with its column (`None` for the block index).
+    keys: &'a [(&'a str, Option<usize>)],
+    rows: &'a [Vec<f64>],
+}
+
+impl serde::Serialize for Records<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        struct Record<'a>(&'a [(&'a str, Option<usize>)], usize, &'a [f64]);
+        impl serde::Serialize for Record<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(None)?;
+                for &(key, column) in self.0 {
+                    match column {
+                        None => map.serialize_entry(key, &(self.1 as u64))?,
+                        // Missing values (NaN, infinities) are `null`, as `serde_json::Number` has them.
+                        Some(j) => match self.2.get(j) {
+                            Some(v) if v.is_finite() => map.serialize_entry(key, v)?,
+                            Some(_) => map.serialize_entry(key, &())?,
+                            None => {}
+                        },
+                    }
+                }
+                map.end()
+            }
+        }
+        let mut seq = serializer.serialize_seq(Some(self.rows.len()))?;
+        for (i, row) in self.rows.iter().enumerate() {
+            seq.serialize_element(&Record(self.keys, i, row))?;
+        }
+        seq.end()
     }
 }
 

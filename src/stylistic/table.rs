@@ -5,6 +5,11 @@
 //! of nested tables), each cell takes the first free slot of its row and covers `rowspan` ×
 //! `colspan` slots (`rowspan=0` runs to the end of the table). Spans are capped at
 //! [`MAX_SPAN`] so a hostile `colspan=100000` cannot allocate a huge grid.
+//!
+//! Every feature takes constant time per cell (spans bounded): the same-type shares read counts
+//! per grid line and the neighbours are looked up in per-line lists, so a table costs time in
+//! proportion to its cells, which [`MAX_ELEMENTS`](crate::page::MAX_ELEMENTS) bounds (a 300 × 300
+//! table took 80 s when every cell scanned the whole table).
 
 use ego_tree::{NodeId, NodeRef};
 use scraper::Node;
@@ -84,6 +89,32 @@ struct Grid {
     parent_cell: Option<NodeId>,
     header_rows: Vec<bool>,
     header_col: bool,
+    /// Per grid row, the data types of the cells covering it and how many of each.
+    row_types: Vec<Vec<(DataType, usize)>>,
+    /// Per grid column, the same.
+    col_types: Vec<Vec<(DataType, usize)>>,
+    /// Cells by the column they start at / end before (`col + colspan`), in row order; and by
+    /// the row they start at / end before, in column order: a cell's neighbours are found
+    /// among a few of them, not among all the table's cells.
+    col_starts: Vec<Vec<usize>>,
+    col_ends: Vec<Vec<usize>>,
+    row_starts: Vec<Vec<usize>>,
+    row_ends: Vec<Vec<usize>>,
+}
+
+/// Adds one cell of type `t` to a line's type counts.
+fn count_type(counts: &mut Vec<(DataType, usize)>, t: DataType) {
+    match counts.iter_mut().find(|(d, _)| *d == t) {
+        Some((_, n)) => *n += 1,
+        None => counts.push((t, 1)),
+    }
+}
+
+/// Cells of a line and how many of them have type `t`.
+fn line_counts(counts: &[(DataType, usize)], t: DataType) -> (usize, usize) {
+    let total = counts.iter().map(|(_, n)| n).sum();
+    let same = counts.iter().find(|(d, _)| *d == t).map_or(0, |(_, n)| *n);
+    (total, same)
 }
 
 /// Table grids built on demand, one per table that holds a block.
@@ -139,8 +170,8 @@ impl<'p> Tables<'p> {
             flag(grid.header_col && cell.col == 0),
             flag(cell.dtype == DataType::Numeric),
             if self.page_words > 0 { cell.words as f64 / self.page_words as f64 } else { f64::NAN },
-            same_type_share(grid, index, |c| c.row <= cell.row && cell.row < c.row + c.rowspan),
-            same_type_share(grid, index, |c| c.col <= cell.col && cell.col < c.col + c.colspan),
+            same_type_share(&grid.row_types[cell.row], cell.dtype),
+            same_type_share(&grid.col_types[cell.col], cell.dtype),
             neighbours_same_type(grid, index),
         ];
         out.copy_from_slice(&values);
@@ -215,7 +246,42 @@ impl<'p> Tables<'p> {
         }
         let header_rows = header_rows(&cells, n_rows);
         let header_col = header_col(&cells, n_rows, cols);
-        Grid { rows: n_rows, cols, cells, depth: ancestors_tables + 1, parent_cell, header_rows, header_col }
+        let mut row_types = vec![Vec::new(); n_rows];
+        let mut col_types = vec![Vec::new(); cols];
+        let (mut col_starts, mut col_ends) = (vec![Vec::new(); cols + 1], vec![Vec::new(); cols + 1]);
+        let (mut row_starts, mut row_ends) = (vec![Vec::new(); n_rows + 1], vec![Vec::new(); n_rows + MAX_SPAN + 1]);
+        for (i, c) in cells.iter().enumerate() {
+            for counts in &mut row_types[c.row..(c.row + c.rowspan).min(n_rows)] {
+                count_type(counts, c.dtype);
+            }
+            for counts in &mut col_types[c.col..c.col + c.colspan] {
+                count_type(counts, c.dtype);
+            }
+            col_starts[c.col].push(i);
+            col_ends[c.col + c.colspan].push(i);
+            row_starts[c.row].push(i);
+            row_ends[c.row + c.rowspan].push(i);
+        }
+        // Cells are pushed row by row, left to right: the column lists are in row order, the
+        // row lists are put in column order.
+        for list in row_starts.iter_mut().chain(row_ends.iter_mut()) {
+            list.sort_by_key(|&i| cells[i].col);
+        }
+        Grid {
+            rows: n_rows,
+            cols,
+            cells,
+            depth: ancestors_tables + 1,
+            parent_cell,
+            header_rows,
+            header_col,
+            row_types,
+            col_types,
+            col_starts,
+            col_ends,
+            row_starts,
+            row_ends,
+        }
     }
 
     /// A cell's content and style; its grid slot is filled in by the caller.
@@ -274,34 +340,57 @@ fn rel(cell: &Cell, grid: &Grid) -> (f64, f64) {
     ((cell.row as f64 + cell.rowspan as f64 / 2.0) / rows, (cell.col as f64 + cell.colspan as f64 / 2.0) / cols)
 }
 
-fn same_type_share(grid: &Grid, index: usize, in_line: impl Fn(&Cell) -> bool) -> f64 {
-    let Some(me) = grid.cells.get(index) else { return f64::NAN };
-    let (mut same, mut others) = (0usize, 0usize);
-    for (i, c) in grid.cells.iter().enumerate() {
-        if i != index && in_line(c) {
-            others += 1;
-            same += usize::from(c.dtype == me.dtype);
-        }
-    }
+/// Share of the other cells of a grid line (every cell covering the row or column, the cell
+/// itself included in `counts`) with type `t`; NaN if the cell is alone in it.
+fn same_type_share(counts: &[(DataType, usize)], t: DataType) -> f64 {
+    let (total, same) = line_counts(counts, t);
+    let others = total.saturating_sub(1);
     if others == 0 {
         f64::NAN
     } else {
-        same as f64 / others as f64
+        same.saturating_sub(1) as f64 / others as f64
     }
 }
 
 /// Share of the cells next to cell `index` (through its edges, spans included) with its type.
+/// The cells beside it end at its column or start after its last one, and overlap its rows:
+/// they are looked up in the column lists by row (spans are at most [`MAX_SPAN`], so a cell
+/// overlapping rows `row..row + rowspan` starts at most `MAX_SPAN - 1` rows above); the cells
+/// above and below likewise in the row lists by column.
 fn neighbours_same_type(grid: &Grid, index: usize) -> f64 {
     let Some(me) = grid.cells.get(index) else { return f64::NAN };
     let rows_overlap = |c: &Cell| c.row < me.row + me.rowspan && me.row < c.row + c.rowspan;
     let cols_overlap = |c: &Cell| c.col < me.col + me.colspan && me.col < c.col + c.colspan;
+    fn list(lists: &[Vec<usize>], at: usize) -> &[usize] {
+        lists.get(at).map_or(&[], |l| &l[..])
+    }
+    // The cells of a list sorted by `key` with `lo <= key < hi`.
+    let window = |l: &[usize], key: &dyn Fn(&Cell) -> usize, lo: usize, hi: usize| -> std::ops::Range<usize> {
+        let a = l.partition_point(|&i| key(&grid.cells[i]) < lo);
+        let b = l.partition_point(|&i| key(&grid.cells[i]) < hi);
+        a..b.max(a)
+    };
     let (mut same, mut others) = (0usize, 0usize);
-    for (i, c) in grid.cells.iter().enumerate() {
-        let beside = rows_overlap(c) && (c.col + c.colspan == me.col || me.col + me.colspan == c.col);
-        let stacked = cols_overlap(c) && (c.row + c.rowspan == me.row || me.row + me.rowspan == c.row);
-        if i != index && (beside || stacked) {
-            others += 1;
-            same += usize::from(c.dtype == me.dtype);
+    let mut count = |c: &Cell| {
+        others += 1;
+        same += usize::from(c.dtype == me.dtype);
+    };
+    let row_lo = (me.row + 1).saturating_sub(MAX_SPAN);
+    let col_lo = (me.col + 1).saturating_sub(MAX_SPAN);
+    for l in [list(&grid.col_ends, me.col), list(&grid.col_starts, me.col + me.colspan)] {
+        for &i in &l[window(l, &|c| c.row, row_lo, me.row + me.rowspan)] {
+            let c = &grid.cells[i];
+            if i != index && rows_overlap(c) && (c.col + c.colspan == me.col || me.col + me.colspan == c.col) {
+                count(c);
+            }
+        }
+    }
+    for l in [list(&grid.row_ends, me.row), list(&grid.row_starts, me.row + me.rowspan)] {
+        for &i in &l[window(l, &|c| c.col, col_lo, me.col + me.colspan)] {
+            let c = &grid.cells[i];
+            if i != index && cols_overlap(c) && (c.row + c.rowspan == me.row || me.row + me.rowspan == c.row) {
+                count(c);
+            }
         }
     }
     if others == 0 {
@@ -315,11 +404,15 @@ fn neighbours_same_type(grid: &Grid, index: usize) -> f64 {
 /// two rows whose cells are all bold while the second row's are not, or whose background
 /// differs from every second-row cell's.
 fn header_rows(cells: &[Cell], rows: usize) -> Vec<bool> {
-    let mut out = vec![false; rows];
-    for (r, flag) in out.iter_mut().enumerate() {
-        let row: Vec<&Cell> = cells.iter().filter(|c| c.row == r).collect();
-        *flag = !row.is_empty() && row.iter().all(|c| c.th);
+    // Per row: whether it has a cell, and whether all its cells are `<th>`.
+    let mut seen = vec![(false, true); rows];
+    for c in cells {
+        if let Some((any, all_th)) = seen.get_mut(c.row) {
+            *any = true;
+            *all_th &= c.th;
+        }
     }
+    let mut out: Vec<bool> = seen.iter().map(|&(any, all_th)| any && all_th).collect();
     if rows >= 2 && !out[0] {
         let first: Vec<&Cell> = cells.iter().filter(|c| c.row == 0).collect();
         let second: Vec<&Cell> = cells.iter().filter(|c| c.row == 1).collect();
@@ -347,6 +440,7 @@ fn styled_apart(a: &[&Cell], b: &[&Cell]) -> bool {
     }
     let all_bold = |cs: &[&Cell]| cs.iter().filter(|c| c.words > 0).all(|c| c.bold) && cs.iter().any(|c| c.words > 0);
     let bold_apart = all_bold(a) && !b.iter().any(|c| c.bold);
-    let bg_apart = a.iter().all(|x| b.iter().all(|y| x.background != y.background));
+    let b_backgrounds: std::collections::HashSet<[u8; 4]> = b.iter().map(|y| y.background).collect();
+    let bg_apart = a.iter().all(|x| !b_backgrounds.contains(&x.background));
     bold_apart || bg_apart
 }

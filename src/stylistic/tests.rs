@@ -230,3 +230,23 @@ fn pass_names_follow_the_registry_groups() {
     assert_eq!(f.names[12], "layer.relative");
     assert_eq!(f.names.last().map(String::as_str), Some("css.author_rules"));
 }
+
+#[test]
+fn records_json_is_what_a_json_map_per_block_writes() {
+    let (_, f) = from_html("<html><body><table><tr><td>1</td><td>two words</td></tr></table><p>text</p></body></html>");
+    assert!(f.rows.iter().flatten().any(|v| v.is_nan()), "some feature is missing");
+    let maps: Vec<serde_json::Map<String, serde_json::Value>> = f
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut m = serde_json::Map::new();
+            m.insert("block".to_string(), serde_json::Value::from(i));
+            for (name, v) in f.names.iter().zip(row) {
+                m.insert(name.clone(), serde_json::Number::from_f64(*v).map_or(serde_json::Value::Null, serde_json::Value::Number));
+            }
+            m
+        })
+        .collect();
+    assert_eq!(f.to_records_json().expect("json"), serde_json::to_string_pretty(&maps).expect("json"));
+}

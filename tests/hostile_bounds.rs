@@ -1,0 +1,114 @@
+//! Hostile pages complete in bounded time and memory: each case once took minutes or gigabytes
+//! (see the bounds' documentation). The sizes here run in a couple of seconds in release; the
+//! tests check the output and the recorded repairs, not the time.
+
+use parcels::css::{CssOptions, CssWarning, StyledDom, MAX_AUTHOR_CANDIDATES_PER_PAGE, MAX_RULES_PER_PAGE};
+use parcels::divide::Divider;
+use parcels::page::{truncate_elements, LoadOptions, Page, Repair, MAX_ELEMENTS};
+use parcels::stylistic::{extract, StyleOptions};
+
+fn load(html: &str) -> Page {
+    Page::from_bytes("hostile.html", html.as_bytes(), &LoadOptions::default()).expect("page loads")
+}
+
+fn column(names: &[String], name: &str) -> usize {
+    names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no feature {name}"))
+}
+
+#[test]
+fn sibling_paragraphs_beyond_the_element_bound_are_cut_with_a_repair() {
+    let n = MAX_ELEMENTS + 20_000;
+    let html = format!("<html><body>{}</body></html>", "<p>x</p>".repeat(n));
+    let page = load(&html);
+    assert_eq!(page.repairs, [Repair::TruncatedElements]);
+    let elements = page.html.tree.nodes().filter(|n| n.value().is_element()).count();
+    // The parser adds the implied `<head>`.
+    assert_eq!(elements, MAX_ELEMENTS + 1);
+    let division = Divider::default().divide(&page);
+    // html and body are two of the elements kept; every other one is a paragraph block.
+    assert_eq!(division.blocks.len(), MAX_ELEMENTS - 2);
+    assert!(division.blocks.iter().all(|b| b.text == "x"));
+}
+
+#[test]
+fn the_element_scan_skips_comments_and_raw_text() {
+    let html = "<p>a</p><!-- <b><b><b> --><script>if (a<b) { x = '<i>' }</script><p>b</p><p>c</p>";
+    // p, script, p: the third start tag is where a page keeping two is cut.
+    assert_eq!(truncate_elements(html, 3), html.rfind("<p>"));
+    assert_eq!(truncate_elements(html, 2), html.find("<p>b"));
+    assert_eq!(truncate_elements(html, 4), None);
+    // A real page keeps everything (and is not copied).
+    let page = load("<html><body><p>Hello <b>world</b></p></body></html>");
+    assert!(page.repairs.is_empty());
+}
+
+#[test]
+fn a_large_table_computes_its_cell_features_in_linear_time() {
+    // 40,000 cells: the old per-cell scans of the whole table made this 3.2 billion steps.
+    let n = 200;
+    let row = format!("<tr>{}</tr>", "<td>x</td>".repeat(n));
+    let html = format!("<html><body><table>{}</table></body></html>", row.repeat(n));
+    let page = load(&html);
+    assert!(page.repairs.is_empty());
+    let division = Divider::default().divide(&page);
+    assert_eq!(division.blocks.len(), n * n);
+    let f = extract(&page, &division, &StyleOptions::default()).expect("features");
+    let (rows, cols) = (column(&f.names, "table.rows"), column(&f.names, "table.cols"));
+    let (row_same, col_same) = (column(&f.names, "table.row_same_type"), column(&f.names, "table.col_same_type"));
+    let neighbours = column(&f.names, "table.neighbours_same_type");
+    for r in &f.rows {
+        assert_eq!((r[rows], r[cols]), (n as f64, n as f64));
+        assert_eq!((r[row_same], r[col_same], r[neighbours]), (1.0, 1.0, 1.0));
+    }
+}
+
+#[test]
+fn deeply_nested_inline_elements_divide_in_linear_time() {
+    // 90,000 nested spans (below the element bound), each with text: the divider looked for the nearest container
+    // through the whole stack for every text leaf.
+    let n = 90_000;
+    let html = format!("<html><body><div>{}{}</div></body></html>", "<span>x".repeat(n), "</span>".repeat(n));
+    let page = load(&html);
+    assert!(page.repairs.is_empty());
+    let division = Divider::default().divide(&page);
+    assert_eq!(division.blocks.len(), 1);
+    assert_eq!(division.blocks[0].text.len(), n);
+}
+
+#[test]
+fn universal_rules_beyond_the_rule_bound_are_dropped_with_a_warning() {
+    let html = format!(
+        "<html><head><style>{}</style></head><body>{}</body></html>",
+        "* { color: red }\n".repeat(MAX_RULES_PER_PAGE + 30_000),
+        "<p>a <b>b</b></p>".repeat(100)
+    );
+    let page = load(&html);
+    let styled = StyledDom::compute(&page, &CssOptions::default()).expect("cascade");
+    assert_eq!(styled.stats.author_rules, MAX_RULES_PER_PAGE);
+    assert!(styled.warnings.iter().any(|w| matches!(w, CssWarning::RuleLimit { dropped: 30_000, max: MAX_RULES_PER_PAGE, .. })), "{:?}", styled.warnings);
+    assert_eq!(styled.select(&page, "b").map(|s| s.color.0), Some([255, 0, 0, 255]));
+}
+
+#[test]
+fn author_rule_matching_stops_at_the_page_budget_with_a_warning() {
+    // Every element is tried against every universal rule: past the budget, the remaining
+    // elements get the user-agent style only.
+    let elements = 2 * MAX_AUTHOR_CANDIDATES_PER_PAGE / MAX_RULES_PER_PAGE;
+    let html = format!(
+        "<html><head><style>{}</style></head><body>{}<i>last</i></body></html>",
+        "* { background-color: red }\n".repeat(MAX_RULES_PER_PAGE),
+        "<p>a</p>".repeat(elements)
+    );
+    let page = load(&html);
+    let styled = StyledDom::compute(&page, &CssOptions::default()).expect("cascade");
+    let unstyled = styled.warnings.iter().find_map(|w| match w {
+        CssWarning::CascadeBudget { elements, max: MAX_AUTHOR_CANDIDATES_PER_PAGE, .. } => Some(*elements),
+        _ => None,
+    });
+    // html, head, style, body and the first paragraphs fit in the budget.
+    let styled_elements = MAX_AUTHOR_CANDIDATES_PER_PAGE / MAX_RULES_PER_PAGE;
+    assert_eq!(unstyled, Some(elements + 5 - styled_elements), "{:?}", styled.warnings);
+    // Backgrounds are not inherited: the last element has none of its own.
+    assert_eq!(styled.select(&page, "p").map(|s| s.background.0), Some([255, 0, 0, 255]));
+    assert_eq!(styled.select(&page, "i").map(|s| s.background.0[3]), Some(0));
+}

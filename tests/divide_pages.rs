@@ -145,8 +145,12 @@ fn divide_bytes(bytes: &[u8]) -> Result<Vec<String>, String> {
 fn hostile_inputs() {
     let deep = format!("{}deep{}", "<div>".repeat(100_000), "</div>".repeat(100_000));
     assert_eq!(divide_bytes(deep.as_bytes()).unwrap(), ["deep"]);
-    let deep_tables = "<table><tr><td>".repeat(100_000) + "cell";
+    let deep_tables = "<table><tr><td>".repeat(30_000) + "cell";
     assert_eq!(divide_bytes(deep_tables.as_bytes()).unwrap(), ["cell"]);
+    // Beyond the element cap (page::MAX_ELEMENTS) the page is cut, and the cut is recorded.
+    let deeper = "<table><tr><td>".repeat(100_000) + "cell";
+    let page = Page::from_bytes("hostile.html", deeper.as_bytes(), &LoadOptions::default()).unwrap();
+    assert!(page.repairs.iter().any(|r| format!("{r:?}").contains("TruncatedElements")), "{:?}", page.repairs);
     let deep_inline = "<b><i><font>".repeat(30_000) + "x";
     assert_eq!(divide_bytes(deep_inline.as_bytes()).unwrap(), ["x"]);
     // The HTML standard ignores NUL characters in body text.

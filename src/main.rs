@@ -55,6 +55,8 @@ enum IdfCommand {
 enum CorpusCommand {
     /// Carry the L3S-GN1 annotations onto the original pages' text (label files, L3S scheme).
     ImportL3s(cli::corpus::ImportL3sArgs),
+    /// Label blocks from gold text (WCXB, Dragnet, CleanEval) by aligning it with the page text.
+    ImportGold(cli::corpus::ImportGoldArgs),
     /// Class distribution of labelled sets (the paper's Table 2) and alignment quality.
     Stats(cli::corpus::StatsArgs),
     /// Create label files for the pages of a manifest, empty or seeded through an exact mapping.
@@ -87,6 +89,7 @@ fn main() -> ExitCode {
         Command::Extract(a) => cli::apply::extract(a),
         Command::CrossExtract(a) => cli::experiment::cross_extract(a),
         Command::Corpus(CorpusCommand::ImportL3s(a)) => cli::corpus::import_l3s(a),
+        Command::Corpus(CorpusCommand::ImportGold(a)) => cli::corpus::import_gold(a),
         Command::Corpus(CorpusCommand::Stats(a)) => cli::corpus::corpus_stats(a),
         Command::Annotate(a) => cli::annotate::annotate(a),
         Command::Corpus(CorpusCommand::Init(a)) => cli::corpus::corpus_init(a),

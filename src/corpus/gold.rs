@@ -146,11 +146,23 @@ pub fn pages(corpus: GoldCorpus, root: &Path) -> std::io::Result<Vec<GoldPage>> 
 /// Reads the gold of a page.
 pub fn read_gold(corpus: GoldCorpus, path: &Path) -> Result<Gold, GoldError> {
     let bytes = std::fs::read(path).map_err(|source| GoldError::Io { path: path.to_path_buf(), source })?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = decode_gold(&bytes);
     match corpus {
         GoldCorpus::Wcxb => wcxb_gold(&text).map_err(|message| GoldError::Parse { path: path.to_path_buf(), message }),
         GoldCorpus::Dragnet => Ok(dragnet_gold(&text)),
         GoldCorpus::CleanEval => Ok(cleaneval_gold(&text)),
+    }
+}
+
+/// The text of a gold file: UTF-8, or UTF-16 with a byte-order mark (some Dragnet files), or
+/// Windows-1252 when the bytes are not UTF-8.
+fn decode_gold(bytes: &[u8]) -> String {
+    if let Some((encoding, bom)) = encoding_rs::Encoding::for_bom(bytes) {
+        return encoding.decode_without_bom_handling(&bytes[bom..]).0.into_owned();
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0.into_owned(),
     }
 }
 
@@ -908,6 +920,14 @@ mod tests {
         let c = cleaneval_gold("URL: http://www.example.com/a\n<p>First para.\n<h> Head\n<l> * item\n");
         assert_eq!(c.url.as_deref(), Some("http://www.example.com/a"));
         assert!(!c.main.contains("<p>") && c.main.contains("Head") && !c.main.contains("URL"));
+    }
+
+    #[test]
+    fn gold_files_in_utf16_and_1252_are_read() {
+        let utf16: Vec<u8> = [0xFF, 0xFE].into_iter().chain("Héllo".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        assert_eq!(decode_gold(&utf16), "Héllo");
+        assert_eq!(decode_gold(b"caf\xe9"), "café");
+        assert_eq!(decode_gold("café".as_bytes()), "café");
     }
 
     #[test]

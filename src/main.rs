@@ -65,6 +65,8 @@ enum CorpusCommand {
     Sheet(cli::corpus::SheetArgs),
     /// Apply per-block label decisions (page, block, label) with provenance `hand`.
     Label(cli::corpus::LabelArgs),
+    /// Write labelled pages as HTML with every block coloured by its label.
+    View(cli::corpus::ViewArgs),
     /// Agreement between two labellings of the same pages (per class and Cohen's kappa).
     Agree(cli::corpus::AgreeArgs),
 }
@@ -96,6 +98,7 @@ fn main() -> ExitCode {
         Command::Corpus(CorpusCommand::Sheet(a)) => cli::corpus::corpus_sheet(a),
         Command::Corpus(CorpusCommand::Label(a)) => cli::corpus::corpus_label(a),
         Command::Corpus(CorpusCommand::Agree(a)) => cli::corpus::corpus_agree(a),
+        Command::Corpus(CorpusCommand::View(a)) => cli::corpus::corpus_view(a),
     };
     match result {
         Ok(code) => code,

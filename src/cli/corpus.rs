@@ -419,3 +419,44 @@ pub fn import_gold(args: &ImportGoldArgs) -> anyhow::Result<ExitCode> {
     writeln!(out, "per-page figures in {}", args.report.display())?;
     Ok(batch_status(failed, summary.rows.len()))
 }
+
+/// `parcels corpus view`: labelled pages as HTML, every block coloured by its gold label.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ViewArgs {
+    /// Directory of label files.
+    #[arg(value_name = "LABEL_DIR")]
+    pub dir: PathBuf,
+    /// The pages to render (label file stems).
+    #[arg(long = "page", required = true, value_name = "STEM")]
+    pub pages: Vec<String>,
+    /// Directory that receives one STEM.labels.html per page.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Root of the corpora the label files name.
+    #[arg(long, default_value = corpus::DEFAULT_CORPORA, value_name = "DIR")]
+    pub corpora: PathBuf,
+}
+
+/// Runs `parcels corpus view`: the badge of each block is its number and label, its background
+/// the label's colour in the scheme (grey hatching for unlabelled blocks).
+pub fn corpus_view(args: &ViewArgs) -> anyhow::Result<ExitCode> {
+    use parcels::corpus::load_labelled;
+    use parcels::divide::view::{self, BlockStyle, ViewOptions};
+    let divider = Divider::default();
+    std::fs::create_dir_all(&args.out).with_context(|| format!("{}: cannot create", args.out.display()))?;
+    let mut out = std::io::stdout().lock();
+    for stem in &args.pages {
+        let path = args.dir.join(format!("{stem}.json"));
+        let scheme = LabelScheme::resolve(&LabelFile::load(&path)?.scheme)?;
+        let lp = load_labelled(&path, &args.corpora, &divider, &scheme)?;
+        let styles = |id: usize| match lp.gold.get(id).and_then(|g| g.label) {
+            Some(c) => BlockStyle { color: scheme.labels[c].color.clone(), badge: format!("{id} {}", scheme.labels[c].name) },
+            None => BlockStyle { color: "repeating-linear-gradient(45deg,#eee,#eee 4px,#fff 4px,#fff 8px)".into(), badge: format!("{id} -") },
+        };
+        let html = view::render(&lp.page, &lp.division, &ViewOptions { styles: Some(&styles), ..ViewOptions::default() });
+        let file = args.out.join(format!("{stem}.labels.html"));
+        write_atomic(&file, html.as_bytes()).with_context(|| format!("{}: cannot write", file.display()))?;
+        writeln!(out, "{}", file.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -12,7 +12,8 @@
 //! is matched as a whole phrase (its words in a row), the occurrence inside or nearest the
 //! aligned main text, and never where it would overlap another field. The date is looked for in
 //! the written forms of the gold's ISO date (`2025-09-04`, `September 4, 2025`, `4 Sep 2025`,
-//! …). The rest of the page text is `other`: by the gold, it is not part of the article.
+//! …). The rest of the page text is `other`: by the gold, it is not part of the article. Images
+//! and other objects (U+FFFC in the page text) stay unlabelled: the gold is text only.
 //!
 //! Labels carry their provenance: `gold-aligned` where a gold word or phrase was found,
 //! `gold-complement` for `other`. Pages where the alignment covers less than a threshold of the
@@ -24,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use super::labels::{Alignment, LabelFile, Span};
 use super::scheme::LabelScheme;
-use crate::divide::{Divider, Division};
+use crate::divide::{Divider, Division, OBJECT_CHAR};
 use crate::page::{LoadOptions, Page, PageError};
 
 /// The labels of the `gold-text` scheme, in its order.
@@ -316,7 +317,7 @@ fn ratio(a: usize, b: usize) -> f64 {
 /// The label (index into [`GOLD_LABELS`]) of every char of the page text, and the figures.
 /// `block_of` gives each page-text char its block.
 struct Aligned {
-    per_char: Vec<u8>,
+    per_char: Vec<Option<u8>>,
     /// Page-word labels (for the split count) and page-word index of each aligned gold word.
     word_class: Vec<u8>,
     gold_to_page: Vec<Option<usize>>,
@@ -424,7 +425,9 @@ fn align(text: &str, gold: &Gold) -> Aligned {
         per_char[page_words[s].start..page_words[e - 1].end].fill(Some(class));
     }
     fill_gaps(&mut per_char, &chars);
-    let per_char: Vec<u8> = per_char.into_iter().map(|c| c.unwrap_or(OTHER)).collect();
+    // Text the gold does not hold is other; images and other objects (U+FFFC) are not text,
+    // and the gold says nothing about them: they stay unlabelled.
+    let per_char: Vec<Option<u8>> = per_char.into_iter().zip(&chars).map(|(c, &ch)| if ch == OBJECT_CHAR { None } else { Some(c.unwrap_or(OTHER)) }).collect();
     let mut a = Alignment { labelled_chars: 0, aligned_chars: 0, content_chars: 0, content_aligned: 0 };
     for (i, w) in gold_words.iter().enumerate() {
         let n = w.end - w.start;
@@ -539,14 +542,17 @@ pub fn date_forms(iso: &str) -> Vec<String> {
     out
 }
 
-/// Labelled spans from per-char labels.
-fn spans(per_char: &[u8]) -> Vec<Span> {
+/// Labelled spans from per-char labels (`None`: unlabelled).
+fn spans(per_char: &[Option<u8>]) -> Vec<Span> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < per_char.len() {
-        let c = per_char[i];
+        let Some(c) = per_char[i] else {
+            i += 1;
+            continue;
+        };
         let start = i;
-        while i < per_char.len() && per_char[i] == c {
+        while i < per_char.len() && per_char[i] == Some(c) {
             i += 1;
         }
         let provenance = if c == OTHER { PROVENANCE_COMPLEMENT } else { PROVENANCE_ALIGNED };
@@ -878,6 +884,14 @@ mod tests {
         let span = f.spans.iter().find(|s| s.label == "main-text").unwrap();
         assert_eq!(span.provenance, PROVENANCE_ALIGNED);
         assert!(f.spans.iter().filter(|s| s.label == "other").all(|s| s.provenance == PROVENANCE_COMPLEMENT));
+    }
+
+    #[test]
+    fn images_between_gold_paragraphs_stay_unlabelled() {
+        let html = "<p>The first paragraph of the story is here.</p><p><img src=a.jpg></p><p>The second paragraph of the story follows.</p>";
+        let gold = Gold { main: "The first paragraph of the story is here.\n\nThe second paragraph of the story follows.".into(), ..Gold::default() };
+        let (d, f, _) = labelled(html, &gold);
+        assert_eq!(block_names(&d, &f).iter().map(|x| x.1).collect::<Vec<_>>(), ["main-text", "-", "main-text"]);
     }
 
     #[test]

@@ -136,8 +136,6 @@ fn a_hand_worked_dragnet_page_separates_article_and_comments() {
 
 /// A few real pages of each corpus (not forums: WCXB's Discourse forums carry their posts only in
 /// `<noscript>`): the gold is covered, and a fresh import reproduces the shipped label file.
-/// (CleanEval 1 has 7 of 20 gold blocks split: drop capitals are leaves of their own, so the page
-/// text reads "A dvertise" where the gold reads "Advertise".)
 #[test]
 fn real_pages_are_covered_and_the_shipped_files_reproduce() {
     let Some(root) = common::corpora() else { return };
@@ -157,7 +155,7 @@ fn real_pages_are_covered_and_the_shipped_files_reproduce() {
             let imported = gold::import_page(corpus, &dir, name, page, &meta, &divider, &scheme).unwrap();
             let f = imported.figures;
             assert!(f.coverage() > 0.9, "{name}/{id}: coverage {:.3}", f.coverage());
-            assert!(f.split_blocks * 2 <= f.gold_blocks, "{name}/{id}: {} of {} gold blocks split", f.split_blocks, f.gold_blocks);
+            assert!(f.split_blocks * 4 <= f.gold_blocks, "{name}/{id}: {} of {} gold blocks split", f.split_blocks, f.gold_blocks);
             if f.comment_words > 0 {
                 assert!(f.comment_covered as f64 > 0.9 * f.comment_words as f64, "{name}/{id}: comments");
             }

@@ -369,6 +369,7 @@ fn align(text: &str, gold: &Gold) -> Aligned {
             gold_to_page[g + k] = Some(p + k);
         }
     }
+    join_split_words(&gold_words, &gold_class, &page_words, &mut gold_to_page, &mut word_class);
     // Fields: whole phrases, inside or nearest the aligned main text, never overlapping.
     let main_words: Vec<usize> = (0..page_words.len()).filter(|&p| word_class[p] == MAIN).collect();
     let region = main_words.first().zip(main_words.last()).map(|(&a, &b)| (a, b));
@@ -440,6 +441,59 @@ fn align(text: &str, gold: &Gold) -> Aligned {
         }
     }
     Aligned { per_char, word_class, gold_to_page, gold_class, page_words, fields, chars: a }
+}
+
+/// Words cut differently on the two sides, right after an aligned word: a gold word that is two
+/// page words joined (a drop capital that is a leaf of its own: "A" + "dvertise"), or a page
+/// word that is two gold words joined (a gold file that lost a space: "regulationthat").
+fn join_split_words(gold: &[Word], gold_class: &[u8], page: &[Word], gold_to_page: &mut [Option<usize>], word_class: &mut [u8]) {
+    let mut taken: Vec<bool> = vec![false; page.len()];
+    for p in gold_to_page.iter().flatten() {
+        taken[*p] = true;
+    }
+    let free = |taken: &[bool], p: usize| p < page.len() && !taken[p];
+    let mut last: Option<usize> = None;
+    let mut i = 0;
+    while i < gold.len() {
+        if let Some(p) = gold_to_page[i] {
+            last = Some(p);
+            i += 1;
+            continue;
+        }
+        let Some(p) = last else {
+            i += 1;
+            continue;
+        };
+        let (a, b) = (p + 1, p + 2);
+        if free(&taken, a)
+            && free(&taken, b)
+            && gold[i].text.len() == page[a].text.len() + page[b].text.len()
+            && gold[i].text.starts_with(&page[a].text)
+            && gold[i].text.ends_with(&page[b].text)
+        {
+            for q in [a, b] {
+                taken[q] = true;
+                word_class[q] = gold_class[i];
+            }
+            gold_to_page[i] = Some(a);
+            last = Some(b);
+            i += 1;
+            continue;
+        }
+        if i + 1 < gold.len() && gold_to_page[i + 1].is_none() && free(&taken, a) && gold_class[i] == gold_class[i + 1] {
+            let w = &page[a].text;
+            if w.len() == gold[i].text.len() + gold[i + 1].text.len() && w.starts_with(&gold[i].text) && w.ends_with(&gold[i + 1].text) {
+                taken[a] = true;
+                word_class[a] = gold_class[i];
+                gold_to_page[i] = Some(a);
+                gold_to_page[i + 1] = Some(a);
+                last = Some(a);
+                i += 2;
+                continue;
+            }
+        }
+        i += 1;
+    }
 }
 
 /// Keeps matched runs of [`MIN_RUN`] words or more (or the whole gold), and shorter runs only
@@ -892,6 +946,17 @@ mod tests {
         let gold = Gold { main: "The first paragraph of the story is here.\n\nThe second paragraph of the story follows.".into(), ..Gold::default() };
         let (d, f, _) = labelled(html, &gold);
         assert_eq!(block_names(&d, &f).iter().map(|x| x.1).collect::<Vec<_>>(), ["main-text", "-", "main-text"]);
+    }
+
+    #[test]
+    fn words_cut_differently_on_the_two_sides_are_joined() {
+        // A drop capital is a leaf of its own; the gold lost a space ("regulationthat"), the
+        // page another ("toeveryone").
+        let html = "<p>The new rules say that</p><div>A</div><p>dvertising must stop before a regulation that applies toeveryone.</p>";
+        let gold = Gold { main: "The new rules say that Advertising must stop before a regulationthat applies to everyone.".into(), ..Gold::default() };
+        let (d, f, a) = labelled(html, &gold);
+        assert_eq!((a.gold_words, a.aligned_words, a.split_blocks), (14, 14, 0));
+        assert_eq!(block_names(&d, &f).iter().map(|x| x.1).collect::<Vec<_>>(), ["main-text"; 3]);
     }
 
     #[test]

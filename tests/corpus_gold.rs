@@ -90,6 +90,19 @@ fn a_hand_worked_wcxb_page_gets_its_known_labels() {
     let row: Vec<&str> = tsv.lines().nth(1).unwrap().split('\t').collect();
     assert_eq!(&row[..7], ["0001", "valley-news.example", "article", "ok", "53", "1.0000", "1.0000"]);
     assert_eq!(&row[12..15], ["found", "found", "found"]);
+    // The label view colours the title block with the scheme's title colour.
+    let view = Command::new(env!("CARGO_BIN_EXE_parcels"))
+        .args(["corpus", "view"])
+        .arg(out.join("labels"))
+        .args(["--page", "0001", "--out"])
+        .arg(out.join("view"))
+        .arg("--corpora")
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(view.status.success(), "{}", String::from_utf8_lossy(&view.stderr));
+    let html = std::fs::read_to_string(out.join("view/0001.labels.html")).unwrap();
+    assert!(html.contains("background:#ff8787") && html.contains(" title</") && html.contains(" main-text</"), "{html}");
     std::fs::remove_dir_all(&root).unwrap();
 }
 

@@ -55,6 +55,8 @@ enum IdfCommand {
 enum CorpusCommand {
     /// Carry the L3S-GN1 annotations onto the original pages' text (label files, L3S scheme).
     ImportL3s(cli::corpus::ImportL3sArgs),
+    /// Label blocks from gold text (WCXB, Dragnet, CleanEval) by aligning it with the page text.
+    ImportGold(cli::corpus::ImportGoldArgs),
     /// Class distribution of labelled sets (the paper's Table 2) and alignment quality.
     Stats(cli::corpus::StatsArgs),
     /// Create label files for the pages of a manifest, empty or seeded through an exact mapping.
@@ -63,6 +65,8 @@ enum CorpusCommand {
     Sheet(cli::corpus::SheetArgs),
     /// Apply per-block label decisions (page, block, label) with provenance `hand`.
     Label(cli::corpus::LabelArgs),
+    /// Write labelled pages as HTML with every block coloured by its label.
+    View(cli::corpus::ViewArgs),
     /// Agreement between two labellings of the same pages (per class and Cohen's kappa).
     Agree(cli::corpus::AgreeArgs),
 }
@@ -87,12 +91,14 @@ fn main() -> ExitCode {
         Command::Extract(a) => cli::apply::extract(a),
         Command::CrossExtract(a) => cli::experiment::cross_extract(a),
         Command::Corpus(CorpusCommand::ImportL3s(a)) => cli::corpus::import_l3s(a),
+        Command::Corpus(CorpusCommand::ImportGold(a)) => cli::corpus::import_gold(a),
         Command::Corpus(CorpusCommand::Stats(a)) => cli::corpus::corpus_stats(a),
         Command::Annotate(a) => cli::annotate::annotate(a),
         Command::Corpus(CorpusCommand::Init(a)) => cli::corpus::corpus_init(a),
         Command::Corpus(CorpusCommand::Sheet(a)) => cli::corpus::corpus_sheet(a),
         Command::Corpus(CorpusCommand::Label(a)) => cli::corpus::corpus_label(a),
         Command::Corpus(CorpusCommand::Agree(a)) => cli::corpus::corpus_agree(a),
+        Command::Corpus(CorpusCommand::View(a)) => cli::corpus::corpus_view(a),
     };
     match result {
         Ok(code) => code,

@@ -319,3 +319,144 @@ pub fn corpus_agree(args: &AgreeArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// Which gold-text corpus `import-gold` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GoldCorpusArg {
+    /// WCXB: html/ID.html.gz, ground-truth/ID.json, metadata.json.
+    Wcxb,
+    /// Dragnet: input/N.html, GoldStandard/N.txt (article, then comments).
+    Dragnet,
+    /// CleanEval: input/N.html, GoldStandard/N.txt (URL line, <p>/<h>/<l> markers).
+    Cleaneval,
+}
+
+/// `parcels corpus import-gold`: block labels from gold text, by aligning it with the page text.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ImportGoldArgs {
+    /// The corpus format.
+    #[arg(long, value_enum, value_name = "CORPUS")]
+    pub corpus: GoldCorpusArg,
+    /// The corpus directory (e.g. ../shared/corpora/wcxb-dev); its name is the label files' corpus.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Where the label files go (one JSON file per page, scheme gold-text).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Per-page alignment figures (TSV).
+    #[arg(long, value_name = "FILE")]
+    pub report: PathBuf,
+    /// Pages whose gold main text is covered less than this share get no label file.
+    #[arg(long, default_value_t = 0.5, value_name = "SHARE")]
+    pub min_coverage: f64,
+    /// Divider configuration; the page text (hence the labels) depends only on its skip list.
+    #[arg(long, value_name = "TOML")]
+    pub divider: Option<PathBuf>,
+}
+
+/// Runs `parcels corpus import-gold`.
+pub fn import_gold(args: &ImportGoldArgs) -> anyhow::Result<ExitCode> {
+    use parcels::corpus::gold::{self, GoldCorpus, PageOutcome};
+    let corpus = match args.corpus {
+        GoldCorpusArg::Wcxb => GoldCorpus::Wcxb,
+        GoldCorpusArg::Dragnet => GoldCorpus::Dragnet,
+        GoldCorpusArg::Cleaneval => GoldCorpus::CleanEval,
+    };
+    let divider = divider(args.divider.as_deref())?;
+    let scheme = LabelScheme::built_in("gold-text").context("built-in scheme gold-text")?;
+    let count = gold::pages(corpus, &args.dir).with_context(|| format!("{}: cannot list its pages", args.dir.display()))?.len();
+    let bar = progress(count as u64, "importing");
+    let summary = gold::import_all(corpus, &args.dir, &args.out, &divider, &scheme, args.min_coverage, &|| bar.inc(1))
+        .with_context(|| format!("{}: cannot list its pages", args.dir.display()))?;
+    bar.finish_and_clear();
+    let mut failed = 0;
+    for row in &summary.rows {
+        if let PageOutcome::Failed(e) = &row.outcome {
+            eprintln!("{}: {e}", row.id);
+            failed += 1;
+        }
+    }
+    write_atomic(&args.report, summary.to_tsv().as_bytes()).with_context(|| format!("{}: cannot write", args.report.display()))?;
+    let t = summary.totals();
+    let saved = summary.count(|o| matches!(o, PageOutcome::Saved(_)));
+    let low = summary.count(|o| matches!(o, PageOutcome::Low(_)));
+    let empty = summary.count(|o| matches!(o, PageOutcome::EmptyGold));
+    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{} pages: {saved} labelled into {}, {low} below {:.0}% coverage (no label file), {empty} with empty gold, {failed} failed",
+        summary.rows.len(),
+        args.out.display(),
+        100.0 * args.min_coverage
+    )?;
+    writeln!(
+        out,
+        "gold main-text words: {} on {} aligned pages; {:.2}% aligned to page words, {:.2}% covered by blocks labelled main-text (mean per page {:.2}%)",
+        t.gold_words,
+        t.pages,
+        pct(t.aligned_words, t.gold_words),
+        pct(t.covered_words, t.gold_words),
+        100.0 * t.mean_coverage
+    )?;
+    if t.comment_words > 0 {
+        writeln!(out, "gold comment words: {}; {:.2}% covered by blocks labelled comments", t.comment_words, pct(t.comment_covered, t.comment_words))?;
+    }
+    writeln!(
+        out,
+        "blocks with text: {}; holding gold words: {}; split between gold and other words: {} ({:.2}% of the gold blocks, {:.2}% of all)",
+        t.text_blocks,
+        t.gold_blocks,
+        t.split_blocks,
+        pct(t.split_blocks, t.gold_blocks),
+        pct(t.split_blocks, t.text_blocks)
+    )?;
+    for (name, (has, found)) in ["title", "author", "date"].iter().zip(t.fields) {
+        if has > 0 {
+            writeln!(out, "{name}: found on {found} of {has} pages whose gold has one ({:.1}%)", pct(found, has))?;
+        }
+    }
+    writeln!(out, "per-page figures in {}", args.report.display())?;
+    Ok(batch_status(failed, summary.rows.len()))
+}
+
+/// `parcels corpus view`: labelled pages as HTML, every block coloured by its gold label.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ViewArgs {
+    /// Directory of label files.
+    #[arg(value_name = "LABEL_DIR")]
+    pub dir: PathBuf,
+    /// The pages to render (label file stems).
+    #[arg(long = "page", required = true, value_name = "STEM")]
+    pub pages: Vec<String>,
+    /// Directory that receives one STEM.labels.html per page.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Root of the corpora the label files name.
+    #[arg(long, default_value = corpus::DEFAULT_CORPORA, value_name = "DIR")]
+    pub corpora: PathBuf,
+}
+
+/// Runs `parcels corpus view`: the badge of each block is its number and label, its background
+/// the label's colour in the scheme (grey hatching for unlabelled blocks).
+pub fn corpus_view(args: &ViewArgs) -> anyhow::Result<ExitCode> {
+    use parcels::corpus::load_labelled;
+    use parcels::divide::view::{self, BlockStyle, ViewOptions};
+    let divider = Divider::default();
+    std::fs::create_dir_all(&args.out).with_context(|| format!("{}: cannot create", args.out.display()))?;
+    let mut out = std::io::stdout().lock();
+    for stem in &args.pages {
+        let path = args.dir.join(format!("{stem}.json"));
+        let scheme = LabelScheme::resolve(&LabelFile::load(&path)?.scheme)?;
+        let lp = load_labelled(&path, &args.corpora, &divider, &scheme)?;
+        let styles = |id: usize| match lp.gold.get(id).and_then(|g| g.label) {
+            Some(c) => BlockStyle { color: scheme.labels[c].color.clone(), badge: format!("{id} {}", scheme.labels[c].name) },
+            None => BlockStyle { color: "repeating-linear-gradient(45deg,#eee,#eee 4px,#fff 4px,#fff 8px)".into(), badge: format!("{id} -") },
+        };
+        let html = view::render(&lp.page, &lp.division, &ViewOptions { styles: Some(&styles), ..ViewOptions::default() });
+        let file = args.out.join(format!("{stem}.labels.html"));
+        write_atomic(&file, html.as_bytes()).with_context(|| format!("{}: cannot write", file.display()))?;
+        writeln!(out, "{}", file.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

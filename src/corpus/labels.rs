@@ -52,7 +52,9 @@ pub struct Span {
     pub end: usize,
     pub label: String,
     /// Where the label comes from: `l3s-human` (the L3S annotators, mapped exactly), `hand`
-    /// (read and decided by a person, or a helper reading in context), …
+    /// (read and decided by a person, or a helper reading in context), `gold-aligned` (a gold
+    /// text's words found on the page by alignment, [`super::gold`]), `gold-complement` (page
+    /// text that gold text does not hold), …
     pub provenance: String,
 }
 

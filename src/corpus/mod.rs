@@ -7,6 +7,7 @@
 
 pub mod agreement;
 pub mod editing;
+pub mod gold;
 pub mod l3s;
 pub mod labels;
 pub mod manifest;

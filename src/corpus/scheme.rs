@@ -91,6 +91,7 @@ const BUILT_IN_SCHEMES: &[(&str, &str)] = &[
     ("l3s-gn1", include_str!("../../configs/schemes/l3s-gn1.toml")),
     ("song-3level", include_str!("../../configs/schemes/song-3level.toml")),
     ("binary", include_str!("../../configs/schemes/binary.toml")),
+    ("gold-text", include_str!("../../configs/schemes/gold-text.toml")),
 ];
 
 const BUILT_IN_MAPPINGS: &[(&str, &str)] = &[
@@ -99,10 +100,13 @@ const BUILT_IN_MAPPINGS: &[(&str, &str)] = &[
     ("parcels-17-to-l3s-gn1", include_str!("../../configs/mappings/parcels-17-to-l3s-gn1.toml")),
     ("l3s-gn1-to-binary", include_str!("../../configs/mappings/l3s-gn1-to-binary.toml")),
     ("l3s-gn1-seed-parcels-17", include_str!("../../configs/mappings/l3s-gn1-seed-parcels-17.toml")),
+    ("gold-text-to-l3s-gn1", include_str!("../../configs/mappings/gold-text-to-l3s-gn1.toml")),
+    ("gold-text-to-binary", include_str!("../../configs/mappings/gold-text-to-binary.toml")),
 ];
 
 impl LabelScheme {
-    /// A scheme shipped with parcels, by name (`parcels-17`, `l3s-gn1`, `song-3level`, `binary`).
+    /// A scheme shipped with parcels, by name (`parcels-17`, `l3s-gn1`, `song-3level`, `binary`,
+    /// `gold-text`).
     pub fn built_in(name: &str) -> Option<LabelScheme> {
         let (_, text) = BUILT_IN_SCHEMES.iter().find(|(n, _)| *n == name)?;
         LabelScheme::from_toml_str(text, Path::new(&format!("<built-in {name}>"))).ok()

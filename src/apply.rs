@@ -117,6 +117,7 @@ pub struct TrainedModel {
 
 /// Trains the model of a config on all its labelled data, co-trained with its pool.
 pub fn train(config: &ExperimentConfig, progress: &dyn Progress) -> Result<TrainedModel, ModelError> {
+    progress.event(&Event::Planned { steps: crate::train::fit_steps(config) });
     let prepared = prepare(config, progress)?;
     let all: Vec<usize> = (0..prepared.data.targets.len()).collect();
     train_on(config, &prepared, &all, config.seed, None, progress)

@@ -6,7 +6,7 @@
 //! parallel, and put together in the order of the label files (sorted) and of the manifests, so
 //! the same config gives the same rows.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rayon::prelude::*;
 
@@ -40,6 +40,9 @@ pub enum DataError {
     Page(#[from] PageError),
     #[error("{path}: {source}")]
     View { path: PathBuf, source: ViewError },
+    /// The config's `[views]` names groups the registry does not have.
+    #[error("views: {0}")]
+    Views(ViewError),
     #[error(transparent)]
     Manifest(#[from] crate::corpus::ManifestError),
     #[error("no built-in mapping from scheme {from} to {to}")]
@@ -109,7 +112,7 @@ pub struct Prepared {
 /// The view builder of a config: its feature groups, the shipped IDF table.
 pub fn view_builder(config: &ExperimentConfig) -> Result<ViewBuilder, DataError> {
     let idf = IdfTable::dragnet()?;
-    ViewBuilder::new(&config.views, idf, StyleOptions::default()).map_err(|source| DataError::View { path: "config".into(), source })
+    ViewBuilder::new(&config.views, idf, StyleOptions::default()).map_err(DataError::Views)
 }
 
 /// Loads a config's labelled data and pool, mapped into its training scheme.
@@ -226,9 +229,4 @@ pub fn load_pool(config: &ExperimentConfig, divider: &Divider, builder: &ViewBui
         }
     }
     pool.map(|p| (p, pages.len())).ok_or(DataError::EmptyPool)
-}
-
-/// The corpus root a config's labelled pages sit under (for messages and tools).
-pub fn corpora_root(config: &ExperimentConfig) -> PathBuf {
-    config.path(Path::new(&config.corpus.corpora))
 }

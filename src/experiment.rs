@@ -181,8 +181,8 @@ fn run_fold(
             }
         };
         let combined: Vec<usize> = crate::cotrain::combine(&s, &l).into_iter().map(|(c, _, _)| to_report(c)).collect();
-        predictions.entry(STYLISTIC.into()).or_default().push(report(&s.classes.to_vec()));
-        predictions.entry(LEXICAL.into()).or_default().push(report(&l.classes.to_vec()));
+        predictions.entry(STYLISTIC.into()).or_default().push(s.classes.iter().map(|&c| to_report(c)).collect());
+        predictions.entry(LEXICAL.into()).or_default().push(l.classes.iter().map(|&c| to_report(c)).collect());
         predictions.entry(COMBINED.into()).or_default().push(combined);
     })
     .map_err(err)?;

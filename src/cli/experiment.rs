@@ -7,8 +7,6 @@ use std::process::ExitCode;
 use anyhow::Context;
 use parcels::output::article_record;
 
-use parcels::progress::Progress;
-
 use super::batch_status;
 use super::progress::Reporter;
 
@@ -92,7 +90,6 @@ pub struct TrainArgs {
 pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
     let config = parcels::experiment::ExperimentConfig::load_with(&args.config, &args.set)?;
     let reporter = Reporter::new(&config.name);
-    reporter.event(&parcels::progress::Event::Planned { steps: parcels::train::fit_steps(&config) });
     let model = parcels::apply::train(&config, &reporter);
     reporter.finish();
     let model = model?;

@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::error_chain;
 use super::labels::{Alignment, LabelFile, Span};
 use super::scheme::LabelScheme;
 use crate::divide::{Divider, Division, OBJECT_CHAR};
@@ -869,18 +870,6 @@ pub fn import_all(
         })
         .collect();
     Ok(GoldSummary { rows })
-}
-
-/// An error and its causes, `: `-separated.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        s.push_str(": ");
-        s.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    s
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use ego_tree::iter::Edge;
 use scraper::Node;
 
+use super::error_chain;
 use super::labels::{Alignment, LabelFile};
 use super::scheme::LabelScheme;
 use crate::divide::{Divider, Division, SkipWalk, Visit};
@@ -280,18 +281,6 @@ pub fn import_all(root: &Path, out: &Path, divider: &Divider, scheme: &LabelSche
         }
     }
     Ok(summary)
-}
-
-/// An error and its causes, `: `-separated.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        s.push_str(": ");
-        s.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    s
 }
 
 #[cfg(test)]

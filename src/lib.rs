@@ -35,3 +35,4 @@ pub mod report;
 pub mod stylistic;
 pub mod train;
 pub mod views;
+pub mod warc;

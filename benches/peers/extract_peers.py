@@ -574,13 +574,20 @@ def author_found(pred, gold):
     return title_f1(pred or "", gold) >= AUTHOR_FOUND_F1
 
 
-ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?")
+ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?!\d)")
+MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+MONTH_DAY_YEAR = re.compile(MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
+DAY_MONTH_YEAR = re.compile(r"(?<!\d)(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + MONTH + r",?\s+(\d{4})", re.I)
+YEAR_MONTH_DAY = re.compile(r"(?<!\d)(\d{4})\s+" + MONTH + r"\s+(\d{1,2})(?!\d)", re.I)
+SLASH_DATE = re.compile(r"(?<!\d)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)")
 
 
 def normalise_date(text):
-    """A tool's date → `YYYY-MM-DD` (or `YYYY-MM`), or None. ISO dates anywhere in the text are
-    read directly; other text goes through dateparser (a dependency of trafilatura's htmldate),
-    the same for every tool, requiring day, month and year."""
+    """A tool's date → `YYYY-MM-DD` (or `YYYY-MM`), or None: the first date written in the text,
+    the same rules for every tool. Read in order: ISO `2025-09-04`; `September 4, 2025`;
+    `4 September 2025`; `2025 Sep 4`; `9/4/2025` (month first, as US sites write it). Relative
+    dates ("6 days ago") are not read."""
     if not text:
         return None
     text = str(text)
@@ -588,13 +595,18 @@ def normalise_date(text):
     if m:
         y, mo, d = m.groups()
         return f"{y}-{int(mo):02d}" + (f"-{int(d):02d}" if d else "")
-    try:
-        import dateparser
-        parsed = dateparser.parse(text[:200], settings={
-            "REQUIRE_PARTS": ["day", "month", "year"], "PREFER_DAY_OF_MONTH": "first"})
-    except Exception:  # noqa: BLE001 - an unreadable date is a date not found
-        return None
-    return parsed.strftime("%Y-%m-%d") if parsed else None
+    found = []
+    for pattern, order in ((MONTH_DAY_YEAR, "mdy"), (DAY_MONTH_YEAR, "dmy"),
+                           (YEAR_MONTH_DAY, "ymd"), (SLASH_DATE, "MDY")):
+        for m in pattern.finditer(text):
+            parts = dict(zip(order, m.groups()))
+            month = (MONTHS.index(parts["m"][:3].lower()) + 1 if "m" in parts
+                     else int(parts["M"]))
+            day = int(parts.get("d") or parts.get("D"))
+            year = int(parts.get("y") or parts.get("Y"))
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                found.append((m.start(), f"{year:04d}-{month:02d}-{day:02d}"))
+    return min(found)[1] if found else None
 
 
 def date_found(pred, gold):

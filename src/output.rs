@@ -178,6 +178,24 @@ pub fn article_text(article: &Article) -> String {
     format!("{}\n{}\n\n", article.title.as_deref().unwrap_or_default(), article.main_text)
 }
 
+/// A JSON record line with more fields first (`{"url":…,"warc_record_id":…,` + the rest); a
+/// field whose value is `None` is left out. Lines that are not a JSON object (TSV, text) are
+/// returned unchanged.
+pub fn with_fields(line: &str, fields: &[(&str, Option<&str>)]) -> String {
+    let Some(rest) = line.strip_prefix('{') else { return line.to_string() };
+    let mut out = String::from("{");
+    for (name, value) in fields {
+        if let Some(v) = value {
+            let _ = write!(out, "{}:{},", serde_json::Value::from(*name), serde_json::Value::from(*v));
+        }
+    }
+    if rest.starts_with('}') && out.ends_with(',') {
+        out.pop();
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The JSON record of a page that failed, so a JSON Lines consumer sees every page:
 /// `{"error", "path"}`.
 pub fn error_record(path: &Path, error: &str) -> serde_json::Value {
@@ -257,6 +275,17 @@ mod tests {
         let e = Format::Text.check("features", &[Format::Json, Format::Tsv, Format::Svmlight]).unwrap_err();
         assert_eq!(e.to_string(), "parcels features: --format text is not supported; use json, tsv or svmlight");
         assert!(Format::Json.check("classify", &[Format::Json]).is_ok());
+    }
+
+    #[test]
+    fn fields_are_added_in_front_of_a_json_record() {
+        let line = "{\"path\":\"a.warc\",\"title\":\"T\"}\n";
+        let out = with_fields(line, &[("url", Some("http://x/\"q\"")), ("warc_record_id", None)]);
+        assert_eq!(out, "{\"url\":\"http://x/\\\"q\\\"\",\"path\":\"a.warc\",\"title\":\"T\"}\n");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["url"], "http://x/\"q\"");
+        assert_eq!(with_fields("{}", &[("url", Some("u"))]), "{\"url\":\"u\"}");
+        assert_eq!(with_fields("a\tb\n", &[("url", Some("u"))]), "a\tb\n");
     }
 
     #[test]

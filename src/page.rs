@@ -128,6 +128,9 @@ pub enum EncodingSource {
     /// A legacy declaration contradicted by bytes that are valid UTF-8 with non-ASCII
     /// characters; decoded as UTF-8.
     Utf8OverMeta,
+    /// The charset of the HTTP `Content-Type` the page was served with (a page from a web
+    /// archive): the HTML standard's transport-layer encoding, which comes before `<meta>`.
+    Http,
 }
 
 /// A loaded page: the parsed document and what is known about its bytes.
@@ -194,6 +197,13 @@ impl Page {
 
     /// Parses a page from bytes; `path` only names it in errors and output.
     pub fn from_bytes(path: impl AsRef<Path>, bytes: &[u8], opts: &LoadOptions) -> Result<Page, PageError> {
+        Page::from_served_bytes(path, bytes, None, opts)
+    }
+
+    /// Parses a page served over HTTP with the charset `transport` (from its `Content-Type`),
+    /// which decides the encoding after a byte-order mark and before any `<meta>`, as in a
+    /// browser; valid UTF-8 still wins over a legacy charset, as it does over `<meta>`.
+    pub fn from_served_bytes(path: impl AsRef<Path>, bytes: &[u8], transport: Option<&'static Encoding>, opts: &LoadOptions) -> Result<Page, PageError> {
         let path = path.as_ref().to_path_buf();
         if bytes.len() > opts.max_bytes {
             return Err(PageError::TooLarge { path, size: bytes.len() as u64, limit: opts.max_bytes });
@@ -207,7 +217,10 @@ impl Page {
         if let Some((percent, sample)) = looks_binary(&content) {
             return Err(PageError::Binary { path, percent, sample });
         }
-        let (encoding, encoding_source) = detect_encoding(&content);
+        let (encoding, encoding_source) = match transport {
+            Some(declared) if Encoding::for_bom(&content).is_none() => transport_encoding(&content, declared),
+            _ => detect_encoding(&content),
+        };
         let (text, used, decode_errors) = encoding.decode(&content);
         // A file holding only a byte-order mark (and whitespace) is as empty as an empty file.
         if text.trim_start_matches(|c: char| c == '\u{feff}' || c.is_whitespace()).is_empty() {
@@ -614,6 +627,20 @@ pub fn detect_encoding(bytes: &[u8]) -> (&'static Encoding, EncodingSource) {
     (guess(bytes), EncodingSource::Guess)
 }
 
+/// The encoding of bytes served with the charset `declared`: the declaration, unless it is a
+/// legacy one contradicted by valid UTF-8 with non-ASCII characters, or UTF-8 contradicted by
+/// invalid bytes (then the statistical guess).
+fn transport_encoding(bytes: &[u8], declared: &'static Encoding) -> (&'static Encoding, EncodingSource) {
+    let valid_utf8 = std::str::from_utf8(bytes).is_ok();
+    if declared == encoding_rs::UTF_8 || declared == encoding_rs::UTF_16LE || declared == encoding_rs::UTF_16BE {
+        return if valid_utf8 { (encoding_rs::UTF_8, EncodingSource::Http) } else { (guess(bytes), EncodingSource::GuessOverMeta) };
+    }
+    if valid_utf8 && !bytes.is_ascii() && declared.is_ascii_compatible() {
+        return (encoding_rs::UTF_8, EncodingSource::Utf8OverMeta);
+    }
+    (declared, EncodingSource::Http)
+}
+
 fn guess(bytes: &[u8]) -> &'static Encoding {
     // Valid UTF-8 is what chardetng would answer, at a fraction of the cost.
     if std::str::from_utf8(bytes).is_ok() {
@@ -755,6 +782,21 @@ mod tests {
         let page = load(b"<meta http-equiv=Content-Type content='text/html; charset=windows-1251'><p>\xcf\xf0\xe8").unwrap();
         assert_eq!(page.encoding, encoding_rs::WINDOWS_1251);
         assert_eq!(body_text(&page), "При");
+    }
+
+    #[test]
+    fn http_charset_comes_before_meta_and_after_the_bom() {
+        let served = |bytes: &[u8], charset| Page::from_served_bytes("t.html", bytes, Some(charset), &LoadOptions::default()).unwrap();
+        // Transport beats <meta>: the bytes are Latin-1 whatever the page claims.
+        let page = served(b"<meta charset=utf-8><p>caf\xe9", encoding_rs::WINDOWS_1252);
+        assert_eq!((page.encoding, page.encoding_source), (encoding_rs::WINDOWS_1252, EncodingSource::Http));
+        assert_eq!(body_text(&page), "café");
+        // Valid UTF-8 with non-ASCII wins over a legacy transport charset, as over <meta>.
+        let page = served("<p>café".as_bytes(), encoding_rs::WINDOWS_1252);
+        assert_eq!((page.encoding, page.encoding_source), (encoding_rs::UTF_8, EncodingSource::Utf8OverMeta));
+        // A BOM beats everything.
+        let page = served(b"\xef\xbb\xbf<p>caf\xc3\xa9", encoding_rs::WINDOWS_1251);
+        assert_eq!((page.encoding, page.encoding_source), (encoding_rs::UTF_8, EncodingSource::Bom));
     }
 
     #[test]

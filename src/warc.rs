@@ -55,7 +55,12 @@ pub struct WarcPage {
 pub enum WarcItem {
     Page(WarcPage),
     /// A damaged or oversized record; `record_id` and `url` when its header could be read.
-    Failed { record_id: Option<String>, url: Option<String>, offset: u64, message: String },
+    Failed {
+        record_id: Option<String>,
+        url: Option<String>,
+        offset: u64,
+        message: String,
+    },
 }
 
 /// Streams the HTML pages of a WARC file (see the module docs).
@@ -188,7 +193,13 @@ impl WarcPages {
         let mut end = [0u8; 4];
         match self.reader.read_exact(&mut end) {
             Ok(()) if &end == b"\r\n\r\n" => {}
-            Ok(()) => return Err(RecordFailure::damaged(record_id, url, format!("record does not end with CRLF CRLF after its {length} bytes (wrong Content-Length?)"))),
+            Ok(()) => {
+                return Err(RecordFailure::damaged(
+                    record_id,
+                    url,
+                    format!("record does not end with CRLF CRLF after its {length} bytes (wrong Content-Length?)"),
+                ))
+            }
             // The last record of a file cut right after its body: the body is whole.
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {}
             Err(e) => return Err(RecordFailure::damaged(record_id, url, format!("record end: {e}"))),
@@ -197,7 +208,12 @@ impl WarcPages {
             return Ok(Some(None));
         }
         if length > max_body {
-            return Err(RecordFailure { record_id, url, message: format!("record of {length} bytes is larger than the page limit ({} bytes)", self.max_bytes), at_boundary: true });
+            return Err(RecordFailure {
+                record_id,
+                url,
+                message: format!("record of {length} bytes is larger than the page limit ({} bytes)", self.max_bytes),
+                at_boundary: true,
+            });
         }
         let id = record_id.clone().unwrap_or_default();
         match http_page(&body, self.max_bytes) {
@@ -265,7 +281,12 @@ fn http_page(bytes: &[u8], max_bytes: usize) -> Result<Option<(u16, Option<&'sta
     if !(200..300).contains(&status) || !html {
         return Ok(None);
     }
-    let charset = content_type.split(';').skip(1).filter_map(|p| p.trim().strip_prefix("charset=")).next().and_then(|c| Encoding::for_label(c.trim_matches(['"', '\'']).as_bytes()));
+    let charset = content_type
+        .split(';')
+        .skip(1)
+        .filter_map(|p| p.trim().strip_prefix("charset="))
+        .next()
+        .and_then(|c| Encoding::for_label(c.trim_matches(['"', '\'']).as_bytes()));
     let mut payload = bytes[head_len..].to_vec();
     if header("transfer-encoding").is_some_and(|t| t.to_ascii_lowercase().contains("chunked")) {
         payload = dechunk(&payload).ok_or("HTTP chunked payload is malformed")?;
@@ -355,10 +376,21 @@ mod tests {
 
     fn sample() -> Vec<u8> {
         let mut w = record("warcinfo", "00000000-0000-0000-0000-000000000000", "", "application/warc-fields", b"software: test\r\n");
-        w.extend(record("request", "00000000-0000-0000-0000-000000000001", "http://a.example/", "application/http; msgtype=request", b"GET / HTTP/1.1\r\n\r\n"));
+        w.extend(record(
+            "request",
+            "00000000-0000-0000-0000-000000000001",
+            "http://a.example/",
+            "application/http; msgtype=request",
+            b"GET / HTTP/1.1\r\n\r\n",
+        ));
         w.extend(response("00000000-0000-0000-0000-000000000002", "http://a.example/", "Content-Type: text/html; charset=ISO-8859-1\r\n", b"<p>caf\xe9</p>"));
         w.extend(response("00000000-0000-0000-0000-000000000003", "http://a.example/logo.png", "Content-Type: image/png\r\n", b"\x89PNG"));
-        w.extend(response("00000000-0000-0000-0000-000000000004", "http://b.example/", "Content-Type: text/html\r\nTransfer-Encoding: chunked\r\n", b"4\r\n<p>b\r\n5\r\n</p>!\r\n0\r\n\r\n"));
+        w.extend(response(
+            "00000000-0000-0000-0000-000000000004",
+            "http://b.example/",
+            "Content-Type: text/html\r\nTransfer-Encoding: chunked\r\n",
+            b"4\r\n<p>b\r\n5\r\n</p>!\r\n0\r\n\r\n",
+        ));
         w
     }
 

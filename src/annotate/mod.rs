@@ -161,6 +161,5 @@ fn relative_name(rel: &Path) -> Option<String> {
     Some(parts?.join("/"))
 }
 
-
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use parcels::apply::{Classifier, TrainedModel};
 use parcels::output::{self, Format};
 
-use super::{print_batch_with, PageArgs};
+use super::{print_sources, PageArgs};
 
 /// Options of `parcels classify` and `parcels extract`.
 #[derive(Debug, Clone, clap::Args)]
@@ -61,9 +61,8 @@ pub fn classify(args: &ClassifyArgs) -> anyhow::Result<ExitCode> {
     let classifier = classifier(&args.apply)?;
     let opts = args.apply.input.load_options();
     let batch = args.apply.input.batch()?;
-    print_batch_with(None, &batch.pages, args.format == Format::Json, |_, path| {
-        let page = batch.load(path, &opts)?;
-        let (_, blocks) = classifier.classify(&page)?;
+    print_sources(None, &batch, &opts, args.format == Format::Json, |path, page| {
+        let (_, blocks) = classifier.classify(page)?;
         Ok(match args.format {
             Format::Text => output::classified_text(&blocks),
             _ => format!("{}\n", output::classified_record(path, &blocks)),
@@ -77,9 +76,8 @@ pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
     let classifier = classifier(&args.apply)?;
     let opts = args.apply.input.load_options();
     let batch = args.apply.input.batch()?;
-    print_batch_with(None, &batch.pages, args.format == Format::Json, |_, path| {
-        let page = batch.load(path, &opts)?;
-        let (a, blocks) = classifier.extract(&page)?;
+    print_sources(None, &batch, &opts, args.format == Format::Json, |path, page| {
+        let (a, blocks) = classifier.extract(page)?;
         Ok(match args.format {
             Format::Text => output::article_text(&a),
             _ => format!("{}\n", output::article_record(path, &a, &blocks)?),

@@ -29,8 +29,8 @@ pub const EXIT_SOME_FAILED: u8 = 2;
 /// Options shared by every command that reads pages.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PageArgs {
-    /// Pages to read: files, directories searched recursively for .html/.htm(.gz) files, or `-`
-    /// for one page from standard input.
+    /// Pages to read: files, directories searched recursively for .html/.htm(.gz) files, web
+    /// archives (.warc, .warc.gz: their HTML responses), or `-` for one page from standard input.
     #[arg(required = true, value_name = "PAGE")]
     pub pages: Vec<PathBuf>,
     /// Divider configuration (tag inventory); the built-in one is configs/divider.toml.
@@ -48,6 +48,8 @@ pub const STDIN_PAGE: &str = "-";
 /// within the size limit).
 pub struct Batch {
     pub pages: Vec<PathBuf>,
+    /// Web archives, read after the pages, record by record.
+    pub warcs: Vec<PathBuf>,
     stdin: Option<Vec<u8>>,
 }
 
@@ -65,6 +67,7 @@ impl PageArgs {
     /// Expands the page arguments into a batch.
     pub fn batch(&self) -> anyhow::Result<Batch> {
         let mut pages = Vec::new();
+        let mut warcs = Vec::new();
         let mut stdin = None;
         for p in &self.pages {
             if p.as_os_str() == STDIN_PAGE {
@@ -75,11 +78,13 @@ impl PageArgs {
                     stdin = Some(bytes);
                 }
                 pages.push(p.clone());
+            } else if parcels::warc::is_warc_path(p) && !p.is_dir() {
+                warcs.push(p.clone());
             } else {
                 pages.extend(list_pages(std::slice::from_ref(p))?);
             }
         }
-        Ok(Batch { pages, stdin })
+        Ok(Batch { pages, warcs, stdin })
     }
 
     pub fn load_options(&self) -> LoadOptions {
@@ -100,64 +105,146 @@ pub fn divider(config: Option<&Path>) -> anyhow::Result<Divider> {
 }
 
 /// Runs `job` on every page of a batch in parallel and prints each page's output as soon as it
-/// and all pages before it are done (see [`stream_batch`]); failures as in [`print_batch_with`].
-pub fn print_batch<F>(header: Option<&str>, pages: &[PathBuf], job: F) -> anyhow::Result<ExitCode>
-where
-    F: Fn(usize, &Path) -> anyhow::Result<String> + Sync,
-{
-    print_batch_with(header, pages, false, job)
-}
-
-/// Prints a batch's results in page order while it runs; a failed page goes to stderr and, with
-/// `error_records`, also to stdout as `{"path", "error"}` so a JSON Lines consumer sees every
-/// page.
-pub fn print_batch_with<F>(header: Option<&str>, pages: &[PathBuf], error_records: bool, job: F) -> anyhow::Result<ExitCode>
-where
-    F: Fn(usize, &Path) -> anyhow::Result<String> + Sync,
-{
-    print_batch_dedup(header, pages, error_records, None, job)
-}
-
-/// [`print_batch_with`] for records that each start with a header line beginning with
-/// `repeated_header`: the first record printed keeps its header, the others lose it.
+/// and all pages before it are done (see [`stream_batch`]). A failed page goes to stderr and,
+/// with `error_records`, also to stdout as `{"path", "error"}` so a JSON Lines consumer sees
+/// every page. For records that each start with a header line beginning with
+/// `repeated_header`, the first record printed keeps its header, the others lose it.
 pub fn print_batch_dedup<F>(header: Option<&str>, pages: &[PathBuf], error_records: bool, repeated_header: Option<&str>, job: F) -> anyhow::Result<ExitCode>
 where
     F: Fn(usize, &Path) -> anyhow::Result<String> + Sync,
 {
-    let mut header_seen = false;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if let Some(h) = header {
-        out.write_all(h.as_bytes())?;
+    let mut out = Printer::new(header, error_records, repeated_header)?;
+    let failed = out.batch(pages.len(), |i| job(i, &pages[i]), |i| (pages[i].clone(), None))?;
+    out.finish()?;
+    Ok(batch_status(failed, pages.len()))
+}
+
+/// Prints the pages of a batch and then the HTML pages of its web archives, each through `job`
+/// (given the page's name and the loaded page), in order while they run; failures as in
+/// [`print_batch_dedup`]. A record from an archive is named by the archive's path and carries
+/// `url` and `warc_record_id` in its JSON record. Archives are read in chunks of
+/// [`WARC_CHUNK`] records, so memory does not grow with their size.
+pub fn print_sources<F>(header: Option<&str>, batch: &Batch, opts: &LoadOptions, error_records: bool, job: F) -> anyhow::Result<ExitCode>
+where
+    F: Fn(&Path, &Page) -> anyhow::Result<String> + Sync,
+{
+    use parcels::warc::{WarcItem, WarcPages};
+    let mut out = Printer::new(header, error_records, None)?;
+    let pages = &batch.pages;
+    let mut failed = out.batch(pages.len(), |i| job(&pages[i], &batch.load(&pages[i], opts)?), |i| (pages[i].clone(), None))?;
+    let mut total = pages.len();
+    for warc in &batch.warcs {
+        let mut records = match WarcPages::open(warc, opts.max_bytes) {
+            Ok(r) => r,
+            Err(e) => {
+                failed += 1;
+                total += 1;
+                out.failure(warc, None, &anyhow::Error::new(e))?;
+                continue;
+            }
+        };
+        loop {
+            let chunk: Vec<WarcItem> = records.by_ref().take(WARC_CHUNK).collect();
+            if chunk.is_empty() {
+                break;
+            }
+            total += chunk.len();
+            failed += out.batch(
+                chunk.len(),
+                |i| match &chunk[i] {
+                    WarcItem::Page(p) => {
+                        let page = Page::from_served_bytes(warc, &p.body, p.charset, opts)?;
+                        Ok(output::with_fields(&job(warc, &page)?, &[("url", p.url.as_deref()), ("warc_record_id", Some(&p.record_id))]))
+                    }
+                    WarcItem::Failed { offset, message, .. } => Err(anyhow::anyhow!("record at byte {offset}: {message}")),
+                },
+                |i| {
+                    let (url, id) = match &chunk[i] {
+                        WarcItem::Page(p) => (p.url.clone(), Some(p.record_id.clone())),
+                        WarcItem::Failed { url, record_id, .. } => (url.clone(), record_id.clone()),
+                    };
+                    (warc.clone(), Some((url, id)))
+                },
+            )?;
+        }
     }
-    let mut failed = 0;
-    stream_batch(
-        pages.len(),
-        |i| job(i, &pages[i]),
-        |i, result| {
-            let path = &pages[i];
+    out.finish()?;
+    Ok(batch_status(failed, total))
+}
+
+/// Records of a web archive handed to the workers at a time.
+pub const WARC_CHUNK: usize = 256;
+
+/// What a page of a batch is called in output: its path, and for a record of a web archive its
+/// URL and record id.
+type Naming = (PathBuf, Option<(Option<String>, Option<String>)>);
+
+/// Standard output of a batch: the header once, page results in order, failures as error
+/// records (JSON Lines) and on stderr.
+struct Printer<'h> {
+    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    error_records: bool,
+    repeated_header: Option<&'h str>,
+    header_seen: bool,
+}
+
+impl<'h> Printer<'h> {
+    fn new(header: Option<&str>, error_records: bool, repeated_header: Option<&'h str>) -> anyhow::Result<Printer<'h>> {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        if let Some(h) = header {
+            out.write_all(h.as_bytes())?;
+        }
+        Ok(Printer { out, error_records, repeated_header, header_seen: false })
+    }
+
+    /// Runs `job(0..n)` in parallel and prints the results in order; returns how many failed.
+    fn batch<J>(&mut self, n: usize, job: J, name: impl Fn(usize) -> Naming) -> anyhow::Result<usize>
+    where
+        J: Fn(usize) -> anyhow::Result<String> + Sync,
+    {
+        let mut failed = 0;
+        stream_batch(n, job, |i, result| {
             match result {
                 Ok(text) => {
-                    let text = match repeated_header {
-                        Some(h) if header_seen && text.starts_with(h) => text.split_once('\n').map_or("", |(_, rows)| rows),
+                    let text = match self.repeated_header {
+                        Some(h) if self.header_seen && text.starts_with(h) => text.split_once('\n').map_or("", |(_, rows)| rows),
                         _ => text.as_str(),
                     };
-                    header_seen = true;
-                    out.write_all(text.as_bytes())?
+                    self.header_seen = true;
+                    self.out.write_all(text.as_bytes())?
                 }
                 Err(e) => {
                     failed += 1;
-                    if error_records {
-                        writeln!(out, "{}", output::error_record(path, &format!("{e:#}")))?;
-                    }
-                    out.flush()?;
-                    eprintln!("{}", error_line(path, &e));
+                    let (path, record) = name(i);
+                    self.failure(&path, record, &e)?;
                 }
             }
             Ok(())
-        },
-    )?;
-    out.flush()?;
-    Ok(batch_status(failed, pages.len()))
+        })?;
+        Ok(failed)
+    }
+
+    /// Reports a failed page: an error record on stdout (JSON Lines) and a line on stderr.
+    fn failure(&mut self, path: &Path, record: Option<(Option<String>, Option<String>)>, e: &anyhow::Error) -> anyhow::Result<()> {
+        let (url, id) = record.unwrap_or_default();
+        if self.error_records {
+            let line = output::error_record(path, &format!("{e:#}")).to_string();
+            writeln!(self.out, "{}", output::with_fields(&line, &[("url", url.as_deref()), ("warc_record_id", id.as_deref())]).trim_end())?;
+        }
+        self.out.flush()?;
+        let mut line = error_line(path, e);
+        if let Some(id) = &id {
+            let at = path.display().to_string();
+            line = line.replacen(&at, &format!("{at} {id}{}", url.as_deref().map(|u| format!(" ({u})")).unwrap_or_default()), 1);
+        }
+        eprintln!("{line}");
+        Ok(())
+    }
+
+    fn finish(mut self) -> anyhow::Result<()> {
+        self.out.flush()?;
+        Ok(())
+    }
 }
 
 /// How many results may wait for an earlier page, per worker thread, before the workers pause.

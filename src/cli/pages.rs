@@ -10,7 +10,7 @@ use parcels::files::{list_pages, write_atomic};
 use parcels::output::{self, DividedPage, Format};
 use parcels::page::LoadOptions;
 
-use super::{batch_status, print_batch, refuse_overwrite, PageArgs};
+use super::{batch_status, refuse_overwrite, PageArgs};
 
 /// The formats `parcels divide` writes.
 const DIVIDE_FORMATS: &[Format] = &[Format::Json, Format::Tsv];
@@ -47,17 +47,19 @@ pub fn divide(args: &DivideArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let header = (args.format == Format::Tsv).then_some(output::DIVISION_TSV_HEADER);
-    print_batch(header, pages, |_, path| {
-        let page = batch.load(path, &opts)?;
-        let division = divider.divide(&page);
+    if args.html.is_some() && !batch.warcs.is_empty() {
+        anyhow::bail!("parcels divide: --html is for page files, not web archives");
+    }
+    super::print_sources(header, &batch, &opts, false, |path, page| {
+        let division = divider.divide(page);
         if let Some(out) = &args.html {
             let target = if several { out.join(view_name(path)) } else { out.clone() };
-            let html = view::render(&page, &division, &view::ViewOptions::default());
+            let html = view::render(page, &division, &view::ViewOptions::default());
             write_atomic(&target, html.as_bytes()).with_context(|| format!("{}: cannot write", target.display()))?;
         }
         Ok(match args.format {
-            Format::Tsv => output::division_tsv(&page, &division),
-            _ => DividedPage::new(&page, &division, args.page_text).to_json_line(),
+            Format::Tsv => output::division_tsv(page, &division),
+            _ => DividedPage::new(page, &division, args.page_text).to_json_line(),
         })
     })
 }

@@ -43,6 +43,14 @@ enum Command {
     Extract(cli::apply::ExtractArgs),
     /// Extract every labelled page of a config with a model trained on the other folds.
     CrossExtract(cli::experiment::CrossExtractArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout: `parcels man > parcels.1`.
+    Man,
 }
 
 #[derive(Subcommand)]
@@ -99,6 +107,14 @@ fn main() -> ExitCode {
         Command::Corpus(CorpusCommand::Label(a)) => cli::corpus::corpus_label(a),
         Command::Corpus(CorpusCommand::Agree(a)) => cli::corpus::corpus_agree(a),
         Command::Corpus(CorpusCommand::View(a)) => cli::corpus::corpus_view(a),
+        Command::Completions { shell } => {
+            clap_complete::generate(*shell, &mut <Cli as clap::CommandFactory>::command(), "parcels", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
+            .render(&mut std::io::stdout())
+            .map(|_| ExitCode::SUCCESS)
+            .map_err(anyhow::Error::from),
     };
     match result {
         Ok(code) => code,

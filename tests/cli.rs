@@ -176,3 +176,29 @@ fn features_tsv_keeps_its_header_when_the_first_page_fails() {
         assert!(lines.iter().any(|l| l.contains("table.html\t")), "{view}");
     }
 }
+
+#[test]
+fn extract_without_blocks_keeps_the_article_fields_only() {
+    let with = parcels().arg("extract").arg(fixture("linear.html")).output().unwrap();
+    let without = parcels().args(["extract", "--no-blocks"]).arg(fixture("linear.html")).output().unwrap();
+    let with: serde_json::Value = serde_json::from_slice(&with.stdout).unwrap();
+    let mut without: serde_json::Value = serde_json::from_slice(&without.stdout).unwrap();
+    assert!(with["blocks"].as_array().is_some_and(|b| !b.is_empty()));
+    assert!(without.get("blocks").is_none(), "{without}");
+    without["blocks"] = with["blocks"].clone();
+    assert_eq!(with, without, "only the block list differs");
+}
+
+#[test]
+fn completions_and_man_page_cover_the_subcommands() {
+    let bash = parcels().args(["completions", "bash"]).output().unwrap();
+    assert_eq!(bash.status.code(), Some(0));
+    let bash = String::from_utf8(bash.stdout).unwrap();
+    assert!(bash.contains("cross-extract") && bash.contains("--no-blocks"), "bash completion lists subcommands and options");
+    let man = parcels().arg("man").output().unwrap();
+    assert_eq!(man.status.code(), Some(0));
+    let man = String::from_utf8(man.stdout).unwrap();
+    assert!(man.starts_with(".ie") && man.contains(".SH NAME") && man.contains("extract"), "{}", &man[..200.min(man.len())]);
+    let bad = parcels().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2), "clap refuses an unknown shell");
+}

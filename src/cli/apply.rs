@@ -45,6 +45,10 @@ pub struct ExtractArgs {
     /// (the title, then the main text, then a blank line, per page).
     #[arg(long, value_enum, default_value_t = Format::Json, hide_possible_values = true)]
     pub format: Format,
+    /// Leave the per-block list out of JSON records (the article's fields only: records are
+    /// then about a tenth of the size).
+    #[arg(long)]
+    pub no_blocks: bool,
 }
 
 fn classifier(args: &ApplyArgs) -> anyhow::Result<Classifier> {
@@ -80,7 +84,15 @@ pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
         let (a, blocks) = classifier.extract(page)?;
         Ok(match args.format {
             Format::Text => output::article_text(&a),
-            _ => format!("{}\n", output::article_record(path, &a, &blocks)?),
+            _ => {
+                let mut record = output::article_record(path, &a, &blocks)?;
+                if args.no_blocks {
+                    if let Some(fields) = record.as_object_mut() {
+                        fields.remove("blocks");
+                    }
+                }
+                format!("{record}\n")
+            }
         })
     })
 }

@@ -740,7 +740,8 @@ def parcels_version(binary):
 
 
 def parse_records(lines):
-    """parcels JSON lines → {file stem: record}. A page that failed has a record
+    """parcels JSON lines → {file stem: record}. Callers split on "\\n" only: JSON writers leave
+    U+2028/U+2029 unescaped in strings, where `str.splitlines` would break a record. A page that failed has a record
     `{"path", "error"}` (and `fold` from cross-extract) instead of the article."""
     out = {}
     for line in lines:
@@ -772,7 +773,7 @@ def run_parcels(binary, paths, model, threads, reps, label):
                          + err.read().decode("utf-8", "replace")[-2000:])
             if rep == 0:
                 out.seek(0)
-                records = parse_records(out.read().decode("utf-8").splitlines())
+                records = parse_records(out.read().decode("utf-8").split("\n"))
                 err.seek(0)
                 errors = err.read().decode("utf-8", "replace").splitlines()
     done = sum(1 for r in records.values() if "main_text" in r)
@@ -815,7 +816,7 @@ def run_process_peer(cmd, paths, reps, label):
                          + err.read().decode("utf-8", "replace")[-2000:])
             if rep == 0:
                 out.seek(0)
-                records = parse_records(out.read().decode("utf-8").splitlines())
+                records = parse_records(out.read().decode("utf-8").split("\n"))
     done = sum(1 for r in records.values() if "main_text" in r)
     progress(f"{label}: {len(paths) / statistics.median(walls):.1f} pages/s (one thread), "
              f"{len(paths) - done} failures")

@@ -984,8 +984,10 @@ def markdown_table(results):
                 str(t["failures"]) if quality else "–",
                 fmt(t.get("precision")), fmt(t.get("recall")), fmt(t.get("f1")),
                 fmt(t.get("title_f1")) if t.get("has_title") else "–", pps, ratio]) + " |")
+    if not any(c != "wcxb" for c in results["corpora"]):
+        lines = []
     if "wcxb" in results["corpora"]:
-        lines += ["", wcxb_tables(results["corpora"]["wcxb"])]
+        lines += (["", ""] if lines else []) + [wcxb_tables(results["corpora"]["wcxb"])]
     return "\n".join(lines)
 
 
@@ -1050,6 +1052,19 @@ METRIC_TEXT = (
     "pages with a gold headline (L3S only; a missing title scores 0).")
 
 
+WCXB_METRIC_TEXT = (
+    "**WCXB metric** (its `evaluate.py`, re-implemented): lower-cased `\\w+` tokens as "
+    "multisets; per page precision = overlap/extracted tokens, recall = overlap/gold tokens, F1 "
+    "their harmonic mean (an empty extraction or a failure scores 0; a page with empty gold "
+    "scores 1 when nothing is extracted); P, R and F1 are means over all pages, also per page "
+    "type. *with*/*without*: share of the gold's must-contain / must-not-contain snippets found "
+    "in the extraction (higher / lower is better). **Title F1** as above, over all pages. "
+    "**Author found**: word-bag F1 of the extracted and the gold author ≥ 0.5, over the pages "
+    "whose gold names one; **date found**: the first date written in the extracted date field "
+    "(ISO, `September 4, 2025`, `4 September 2025`, `2025 Sep 4`, `9/4/2025`; relative dates "
+    "are not read) equals the gold publish date, over the pages whose gold has one.")
+
+
 def markdown_report(results, table):
     m, v = results["machine"], results["versions"]
     versions = ", ".join(f"{k} {val}" for k, val in v.items())
@@ -1073,7 +1088,11 @@ def markdown_report(results, table):
         for name, t in c["tools"].items():
             if t.get("note"):
                 lines.append(f"- {t['label']}: {t['note']}")
-    lines += ["", METRIC_TEXT, "",
+    if any(c != "wcxb" for c in results["corpora"]):
+        lines += ["", METRIC_TEXT]
+    if "wcxb" in results["corpora"]:
+        lines += ["", WCXB_METRIC_TEXT]
+    lines += ["",
               f"Peer input: `{results['settings']['peer_input']}` (see the script's docstring). "
               "Settings: trafilatura `bare_extraction(include_comments=False, include_tables=True, "
               "with_metadata=True)`; readability `Document().summary()` as text, `.title()`; "

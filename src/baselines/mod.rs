@@ -14,6 +14,7 @@ mod majority;
 mod samme;
 mod self_training;
 mod single_view;
+mod timbl;
 
 use crate::config::ExperimentConfig;
 use crate::cotrain::TwoViews;
@@ -25,6 +26,7 @@ pub use majority::Majority;
 pub use samme::Samme;
 pub use self_training::SelfTraining;
 pub use single_view::SingleView;
+pub use timbl::{Timbl, Weighting};
 
 /// One fold of an experiment, as a baseline sees it.
 pub struct Fold<'a> {
@@ -74,6 +76,9 @@ pub const BUILT_IN: &[(&str, Constructor)] = &[
     // The seed papers' systems (configs/seed-baselines.toml).
     ("boilerpipe", |_| Box::new(Boilerpipe { filter_depth: None })),
     ("boilerpipe-filter", |_| Box::new(Boilerpipe { filter_depth: Some(boilerpipe::FILTER_DEPTH) })),
+    ("timbl", |_| Box::new(Timbl { k: 1, weighting: Weighting::GainRatio })),
+    ("timbl-ig", |_| Box::new(Timbl { k: 1, weighting: Weighting::InformationGain })),
+    ("timbl-chi2", |_| Box::new(Timbl { k: 1, weighting: Weighting::ChiSquare })),
 ];
 
 /// The built-in baseline called `name`.
@@ -83,7 +88,7 @@ pub fn by_name(name: &str, config: &ExperimentConfig) -> Option<Box<dyn Baseline
 
 /// The seed papers' systems among [`BUILT_IN`]: run only when a config names them, so configs
 /// without `evaluation.baselines` keep their figures.
-pub const SEED_SYSTEMS: &[&str] = &["boilerpipe", "boilerpipe-filter"];
+pub const SEED_SYSTEMS: &[&str] = &["boilerpipe", "boilerpipe-filter", "timbl", "timbl-ig", "timbl-chi2"];
 
 /// The baselines a config asks for: `evaluation.baselines`, or all built-in ones but the
 /// [`SEED_SYSTEMS`] (SAMME only with `samme_stumps > 0`). Unknown names were refused when the

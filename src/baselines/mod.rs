@@ -11,6 +11,7 @@
 mod blocks;
 mod boilerpipe;
 mod majority;
+mod mss;
 mod samme;
 mod self_training;
 mod single_view;
@@ -23,6 +24,7 @@ use crate::train::{Fitted, TrainError};
 
 pub use boilerpipe::Boilerpipe;
 pub use majority::Majority;
+pub use mss::MaxSubsequence;
 pub use samme::Samme;
 pub use self_training::SelfTraining;
 pub use single_view::SingleView;
@@ -79,6 +81,7 @@ pub const BUILT_IN: &[(&str, Constructor)] = &[
     ("timbl", |_| Box::new(Timbl { k: 1, weighting: Weighting::GainRatio })),
     ("timbl-ig", |_| Box::new(Timbl { k: 1, weighting: Weighting::InformationGain })),
     ("timbl-chi2", |_| Box::new(Timbl { k: 1, weighting: Weighting::ChiSquare })),
+    ("max-subsequence", |_| Box::new(MaxSubsequence)),
 ];
 
 /// The built-in baseline called `name`.
@@ -88,7 +91,7 @@ pub fn by_name(name: &str, config: &ExperimentConfig) -> Option<Box<dyn Baseline
 
 /// The seed papers' systems among [`BUILT_IN`]: run only when a config names them, so configs
 /// without `evaluation.baselines` keep their figures.
-pub const SEED_SYSTEMS: &[&str] = &["boilerpipe", "boilerpipe-filter", "timbl", "timbl-ig", "timbl-chi2"];
+pub const SEED_SYSTEMS: &[&str] = &["boilerpipe", "boilerpipe-filter", "timbl", "timbl-ig", "timbl-chi2", "max-subsequence"];
 
 /// The baselines a config asks for: `evaluation.baselines`, or all built-in ones but the
 /// [`SEED_SYSTEMS`] (SAMME only with `samme_stumps > 0`). Unknown names were refused when the

@@ -10,6 +10,7 @@
 
 mod blocks;
 mod boilerpipe;
+mod crf;
 mod majority;
 mod mss;
 mod samme;
@@ -23,6 +24,7 @@ use crate::dataset::BlockInfo;
 use crate::train::{Fitted, TrainError};
 
 pub use boilerpipe::Boilerpipe;
+pub use crf::Crf;
 pub use majority::Majority;
 pub use mss::MaxSubsequence;
 pub use samme::Samme;
@@ -82,6 +84,8 @@ pub const BUILT_IN: &[(&str, Constructor)] = &[
     ("timbl-ig", |_| Box::new(Timbl { k: 1, weighting: Weighting::InformationGain })),
     ("timbl-chi2", |_| Box::new(Timbl { k: 1, weighting: Weighting::ChiSquare })),
     ("max-subsequence", |_| Box::new(MaxSubsequence)),
+    ("crf", |_| Box::new(Crf { history: false })),
+    ("crf-history", |_| Box::new(Crf { history: true })),
 ];
 
 /// The built-in baseline called `name`.
@@ -91,7 +95,7 @@ pub fn by_name(name: &str, config: &ExperimentConfig) -> Option<Box<dyn Baseline
 
 /// The seed papers' systems among [`BUILT_IN`]: run only when a config names them, so configs
 /// without `evaluation.baselines` keep their figures.
-pub const SEED_SYSTEMS: &[&str] = &["boilerpipe", "boilerpipe-filter", "timbl", "timbl-ig", "timbl-chi2", "max-subsequence"];
+pub const SEED_SYSTEMS: &[&str] = &["boilerpipe", "boilerpipe-filter", "timbl", "timbl-ig", "timbl-chi2", "max-subsequence", "crf", "crf-history"];
 
 /// The baselines a config asks for: `evaluation.baselines`, or all built-in ones but the
 /// [`SEED_SYSTEMS`] (SAMME only with `samme_stumps > 0`). Unknown names were refused when the

@@ -8,15 +8,15 @@
 //! every learner found in the results. A library user can also run an experiment with a
 //! baseline of their own ([`crate::experiment::run_with`]).
 
-mod blocks;
-mod boilerpipe;
-mod crf;
+pub mod blocks;
+pub mod boilerpipe;
+pub mod crf;
 mod majority;
-mod mss;
+pub mod mss;
 mod samme;
 mod self_training;
 mod single_view;
-mod timbl;
+pub mod timbl;
 
 use crate::config::ExperimentConfig;
 use crate::cotrain::TwoViews;

@@ -272,3 +272,27 @@ pub fn load_pool(config: &ExperimentConfig, divider: &Divider, builder: &ViewBui
     }
     pool.map(|p| (p, pages.len())).ok_or(DataError::EmptyPool)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::BlockInfo;
+    use crate::divide::Divider;
+    use crate::page::{LoadOptions, Page};
+
+    #[test]
+    fn block_info_reads_text_place_and_link_words() {
+        let html = "<html><body><div><p>Read <a href='/x'>the full story</a> here</p><h2>Next</h2></div></body></html>";
+        let page = Page::from_bytes("t.html", html.as_bytes(), &LoadOptions::default()).unwrap();
+        let division = Divider::default().divide(&page);
+        let infos: Vec<BlockInfo> = division.blocks.iter().map(BlockInfo::of).collect();
+        assert_eq!(infos.len(), 2);
+        // "Read the full story here": 5 words, 3 of them in the link; innermost element p.
+        assert_eq!(infos[0].text, "Read the full story here");
+        assert_eq!((infos[0].words, infos[0].link_words, infos[0].position), (5, 3, 0));
+        assert_eq!(infos[0].tag, "p");
+        assert_eq!(infos[0].tag_path, "html/body/div/p");
+        assert_eq!(infos[1].tag, "h2");
+        assert_eq!(infos[1].position, 1);
+        assert!(infos[1].container.ends_with("/h2[1]"), "{}", infos[1].container);
+    }
+}

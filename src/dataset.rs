@@ -71,6 +71,45 @@ pub struct LabelledData {
     pub class_counts: Vec<usize>,
     /// Labelled pages' blocks without a majority label (left out).
     pub unlabelled_blocks: usize,
+    /// What the seed papers' baselines read beyond the two views, one per block (row).
+    pub blocks: Vec<BlockInfo>,
+}
+
+/// A labelled block as the seed papers' systems see it ([`crate::baselines`]): its text, where
+/// it sits in the DOM and in document order, and its word and link counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BlockInfo {
+    /// The block's text (whitespace collapsed).
+    pub text: String,
+    /// Its position among its page's blocks in document order (from 0, before unlabelled blocks
+    /// are left out).
+    pub position: usize,
+    /// Element path of its container, such as `/html[1]/body[1]/div[3]/p[2]`.
+    pub container: String,
+    /// Tag names from the root down to its container, such as `html/body/div/p`.
+    pub tag_path: String,
+    /// The innermost element holding all its text (the last step of its locator, without the
+    /// index): the most recent unclosed tag before its text.
+    pub tag: String,
+    /// Words, and words inside hyperlinks.
+    pub words: usize,
+    pub link_words: usize,
+}
+
+impl BlockInfo {
+    /// The seed baselines' view of block `b` of a division.
+    pub fn of(block: &crate::divide::Block) -> BlockInfo {
+        let last = block.locator.rsplit('/').next().unwrap_or_default();
+        BlockInfo {
+            text: block.text.clone(),
+            position: block.id,
+            container: block.container.clone(),
+            tag_path: block.container_path.clone(),
+            tag: last.split('[').next().unwrap_or_default().to_ascii_lowercase(),
+            words: block.words,
+            link_words: block.links.iter().map(|l| crate::divide::count_words(&l.text)).sum(),
+        }
+    }
 }
 
 impl LabelledData {
@@ -150,7 +189,7 @@ pub fn prepare(config: &ExperimentConfig, progress: &dyn Progress) -> Result<Pre
     Ok(Prepared { divider, builder, scheme, data, pool, pool_pages })
 }
 
-type PageData = (String, String, PathBuf, TwoViews, Vec<usize>, usize);
+type PageData = (String, String, PathBuf, TwoViews, Vec<usize>, usize, Vec<BlockInfo>);
 
 /// Loads the labelled blocks and builds their views.
 pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder: &ViewBuilder, scheme: &LabelScheme) -> Result<LabelledData, DataError> {
@@ -168,12 +207,13 @@ pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder:
             let targets = keep.iter().filter_map(|&i| lp.gold[i].label).collect();
             let views = TwoViews { stylistic: v.stylistic, lexical: v.lexical }.select_rows(&keep)?;
             let name = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
-            Ok((name, lp.labels.site.clone().unwrap_or_default(), lp.page.path.clone(), views, targets, lp.gold.len() - keep.len()))
+            let infos = keep.iter().filter_map(|&i| lp.division.blocks.get(i).map(BlockInfo::of)).collect();
+            Ok((name, lp.labels.site.clone().unwrap_or_default(), lp.page.path.clone(), views, targets, lp.gold.len() - keep.len(), infos))
         })
         .collect();
     let mut data: Option<LabelledData> = None;
     for r in per_page {
-        let (name, site, path, views, targets, unlabelled) = r?;
+        let (name, site, path, views, targets, unlabelled, infos) = r?;
         let d = match &mut data {
             Some(d) => d,
             None => data.insert(LabelledData {
@@ -184,6 +224,7 @@ pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder:
                 page_paths: Vec::new(),
                 class_counts: vec![0; scheme.len()],
                 unlabelled_blocks: 0,
+                blocks: Vec::new(),
             }),
         };
         d.views.append(&views)?;
@@ -196,6 +237,7 @@ pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder:
         d.pages.push((name, site));
         d.page_paths.push(path);
         d.unlabelled_blocks += unlabelled;
+        d.blocks.extend(infos);
     }
     data.ok_or_else(|| DataError::NoLabelledPages {
         dirs: config.corpus.labels.iter().map(|d| config.path(d).display().to_string()).collect::<Vec<_>>().join(", "),
@@ -229,4 +271,28 @@ pub fn load_pool(config: &ExperimentConfig, divider: &Divider, builder: &ViewBui
         }
     }
     pool.map(|p| (p, pages.len())).ok_or(DataError::EmptyPool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BlockInfo;
+    use crate::divide::Divider;
+    use crate::page::{LoadOptions, Page};
+
+    #[test]
+    fn block_info_reads_text_place_and_link_words() {
+        let html = "<html><body><div><p>Read <a href='/x'>the full story</a> here</p><h2>Next</h2></div></body></html>";
+        let page = Page::from_bytes("t.html", html.as_bytes(), &LoadOptions::default()).unwrap();
+        let division = Divider::default().divide(&page);
+        let infos: Vec<BlockInfo> = division.blocks.iter().map(BlockInfo::of).collect();
+        assert_eq!(infos.len(), 2);
+        // "Read the full story here": 5 words, 3 of them in the link; innermost element p.
+        assert_eq!(infos[0].text, "Read the full story here");
+        assert_eq!((infos[0].words, infos[0].link_words, infos[0].position), (5, 3, 0));
+        assert_eq!(infos[0].tag, "p");
+        assert_eq!(infos[0].tag_path, "html/body/div/p");
+        assert_eq!(infos[1].tag, "h2");
+        assert_eq!(infos[1].position, 1);
+        assert!(infos[1].container.ends_with("/h2[1]"), "{}", infos[1].container);
+    }
 }

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::baselines::{self, Baseline, Fold};
 use crate::cotrain::Stop;
-use crate::dataset::{prepare, DataError, Prepared};
+use crate::dataset::{prepare, BlockInfo, DataError, Prepared};
 use crate::eval;
 use crate::progress::{Event, Progress, Stage};
 use crate::train::{fit, fit_steps, TrainError};
@@ -198,7 +198,25 @@ fn run_fold(
     let train = data.views.select_rows(&train_rows).map_err(|e| err(e.into()))?;
     let targets: Vec<usize> = train_rows.iter().map(|&r| data.targets[r]).collect();
     let train_pages: Vec<usize> = train_rows.iter().map(|&r| data.page_of[r]).collect();
-    let fold = Fold { config, index: f, seed, n_classes: k, train: &train, targets: &targets, train_pages: &train_pages, test: &test, pool, fitted: &fitted };
+    // The seed papers' baselines also read each block's text, place and counts.
+    let test_pages: Vec<usize> = test_rows.iter().map(|&r| data.page_of[r]).collect();
+    let train_blocks: Vec<BlockInfo> = train_rows.iter().filter_map(|&r| data.blocks.get(r).cloned()).collect();
+    let test_blocks: Vec<BlockInfo> = test_rows.iter().filter_map(|&r| data.blocks.get(r).cloned()).collect();
+    let fold = Fold {
+        config,
+        index: f,
+        seed,
+        n_classes: k,
+        train: &train,
+        targets: &targets,
+        train_pages: &train_pages,
+        test: &test,
+        pool,
+        fitted: &fitted,
+        train_blocks: &train_blocks,
+        test_blocks: &test_blocks,
+        test_pages: &test_pages,
+    };
     for b in baselines {
         progress.event(&Event::Stage { fold: Some(f), stage: Stage::Baseline(b.name().to_string()) });
         let rounds = b.predict(&fold).map_err(err)?;

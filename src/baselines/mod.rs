@@ -8,19 +8,29 @@
 //! every learner found in the results. A library user can also run an experiment with a
 //! baseline of their own ([`crate::experiment::run_with`]).
 
+pub mod blocks;
+pub mod boilerpipe;
+pub mod crf;
 mod majority;
+pub mod mss;
 mod samme;
 mod self_training;
 mod single_view;
+pub mod timbl;
 
 use crate::config::ExperimentConfig;
 use crate::cotrain::TwoViews;
+use crate::dataset::BlockInfo;
 use crate::train::{Fitted, TrainError};
 
+pub use boilerpipe::Boilerpipe;
+pub use crf::Crf;
 pub use majority::Majority;
+pub use mss::MaxSubsequence;
 pub use samme::Samme;
 pub use self_training::SelfTraining;
 pub use single_view::SingleView;
+pub use timbl::{Timbl, Weighting};
 
 /// One fold of an experiment, as a baseline sees it.
 pub struct Fold<'a> {
@@ -41,6 +51,12 @@ pub struct Fold<'a> {
     /// What the one training path made of the training side (its single-view learner and
     /// boosting rounds are the baselines' too).
     pub fitted: &'a Fitted,
+    /// Text, place in the DOM and in document order, word and link counts of each training and
+    /// held-out block (for the seed papers' systems), and the page of each held-out block.
+    /// Blocks of one page are contiguous and in document order on both sides.
+    pub train_blocks: &'a [BlockInfo],
+    pub test_blocks: &'a [BlockInfo],
+    pub test_pages: &'a [usize],
 }
 
 /// A learner measured beside the co-trained ones.
@@ -61,6 +77,15 @@ pub const BUILT_IN: &[(&str, Constructor)] = &[
     ("self-training", |_| Box::new(SelfTraining)),
     ("majority", |_| Box::new(Majority)),
     ("samme", |c| Box::new(Samme { stumps: c.evaluation.samme_stumps })),
+    // The seed papers' systems (configs/seed-baselines.toml).
+    ("boilerpipe", |_| Box::new(Boilerpipe { filter_depth: None })),
+    ("boilerpipe-filter", |_| Box::new(Boilerpipe { filter_depth: Some(boilerpipe::FILTER_DEPTH) })),
+    ("timbl", |_| Box::new(Timbl { k: 1, weighting: Weighting::GainRatio })),
+    ("timbl-ig", |_| Box::new(Timbl { k: 1, weighting: Weighting::InformationGain })),
+    ("timbl-chi2", |_| Box::new(Timbl { k: 1, weighting: Weighting::ChiSquare })),
+    ("max-subsequence", |_| Box::new(MaxSubsequence)),
+    ("crf", |_| Box::new(Crf { history: false })),
+    ("crf-history", |_| Box::new(Crf { history: true })),
 ];
 
 /// The built-in baseline called `name`.
@@ -68,11 +93,20 @@ pub fn by_name(name: &str, config: &ExperimentConfig) -> Option<Box<dyn Baseline
     BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, make)| make(config))
 }
 
-/// The baselines a config asks for: `evaluation.baselines`, or all built-in ones (SAMME only
-/// with `samme_stumps > 0`). Unknown names were refused when the config was loaded.
+/// The seed papers' systems among [`BUILT_IN`]: run only when a config names them, so configs
+/// without `evaluation.baselines` keep their figures.
+pub const SEED_SYSTEMS: &[&str] = &["boilerpipe", "boilerpipe-filter", "timbl", "timbl-ig", "timbl-chi2", "max-subsequence", "crf", "crf-history"];
+
+/// The baselines a config asks for: `evaluation.baselines`, or all built-in ones but the
+/// [`SEED_SYSTEMS`] (SAMME only with `samme_stumps > 0`). Unknown names were refused when the
+/// config was loaded.
 pub fn from_config(config: &ExperimentConfig) -> Vec<Box<dyn Baseline>> {
     match &config.evaluation.baselines {
         Some(names) => names.iter().filter_map(|n| by_name(n, config)).collect(),
-        None => BUILT_IN.iter().filter(|(n, _)| *n != "samme" || config.evaluation.samme_stumps > 0).map(|(_, make)| make(config)).collect(),
+        None => BUILT_IN
+            .iter()
+            .filter(|(n, _)| (*n != "samme" || config.evaluation.samme_stumps > 0) && !SEED_SYSTEMS.contains(n))
+            .map(|(_, make)| make(config))
+            .collect(),
     }
 }

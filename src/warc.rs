@@ -189,7 +189,6 @@ impl WarcPages {
         if (body.len() as u64) < length && wanted && length <= max_body {
             return Err(RecordFailure::damaged(record_id, url, format!("record body: {} bytes of {length} (truncated record)", body.len())));
         }
-        drop(records);
         let mut end = [0u8; 4];
         match self.reader.read_exact(&mut end) {
             Ok(()) if &end == b"\r\n\r\n" => {}

@@ -108,7 +108,8 @@ pub fn wilcoxon(differences: &[f64]) -> SignedRank {
         ties.push(j - i + 1);
         i = j + 1;
     }
-    let w_plus: f64 = (0..n).filter(|&k| d[k] > 0.0).map(|k| ranks[k]).sum();
+    // `+ 0.0`: an empty f64 sum is −0.0, which would print as "-0".
+    let w_plus: f64 = (0..n).filter(|&k| d[k] > 0.0).map(|k| ranks[k]).sum::<f64>() + 0.0;
     let w_minus = n as f64 * (n as f64 + 1.0) / 2.0 - w_plus;
     let t = w_plus.min(w_minus);
     let tied = ties.iter().any(|&t| t > 1);

@@ -105,9 +105,9 @@ pub enum SweepError {
     #[error("{path}: {message}")]
     Invalid { path: PathBuf, message: String },
     #[error("cell {cell}: {source}")]
-    Config { cell: String, source: ConfigError },
+    Config { cell: String, source: Box<ConfigError> },
     #[error("cell {cell}: {source}")]
-    Run { cell: String, source: ExperimentError },
+    Run { cell: String, source: Box<ExperimentError> },
     #[error("{path}: cannot write: {message}")]
     Write { path: PathBuf, message: String },
 }
@@ -201,7 +201,7 @@ impl SweepConfig {
             .map(|cell| {
                 let mut sets = self.set.clone();
                 sets.extend(cell.settings.iter().map(|(k, v)| format!("{k}={v}")));
-                let config = ExperimentConfig::load_with(&base, &sets).map_err(|source| SweepError::Config { cell: cell.name.clone(), source })?;
+                let config = ExperimentConfig::load_with(&base, &sets).map_err(|e| SweepError::Config { cell: cell.name.clone(), source: Box::new(e) })?;
                 Ok((cell, config))
             })
             .collect()
@@ -245,13 +245,13 @@ pub fn run(sweep: &SweepConfig, dir: &Path, progress: &dyn Progress) -> Result<V
         let key = data_key(config);
         if prepared.as_ref().is_none_or(|(k, _)| *k != key) {
             prepared.take();
-            let p = prepare(config, progress).map_err(|e| SweepError::Run { cell: cell.name.clone(), source: e.into() })?;
+            let p = prepare(config, progress).map_err(|e| SweepError::Run { cell: cell.name.clone(), source: Box::new(e.into()) })?;
             prepared = Some((key, p));
         }
         let Some((_, data)) = &prepared else { continue };
         let started = Instant::now();
         let baselines = crate::baselines::from_config(config);
-        let mut results = run_prepared(config, data, &baselines, progress).map_err(|source| SweepError::Run { cell: cell.name.clone(), source })?;
+        let mut results = run_prepared(config, data, &baselines, progress).map_err(|e| SweepError::Run { cell: cell.name.clone(), source: Box::new(e) })?;
         for f in &mut results.folds {
             f.gold.clear();
             f.predictions.clear();

@@ -391,7 +391,7 @@ pub fn write(sweep: &SweepConfig, cells: &[CellResults], dir: &Path) -> Result<(
     let _ = writeln!(
         md,
         "Files: `learning-curve.csv`, `comparisons.csv`, `diagnostics.csv`, `units.csv` (every unit's error per measure). {} cells; their runs took {:.0} s in all on the machine that ran them. \
-         Rebuild with `parcels sweep <sweep file> --report <this directory>` (finished cells are not run again).",
+         The cells' results are in `cells/`; rebuild this report from them with `parcels sweep <sweep file> --out <this directory> --report <this directory> --report-only`, or run the cells not finished by leaving out `--report-only` (finished cells are not run again).",
         cells.len(),
         wall
     );

@@ -176,6 +176,88 @@ pub struct EvaluationConfig {
     /// only with `samme_stumps > 0`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baselines: Option<Vec<String>>,
+    /// The labelled budget: each fold's training side cut to this many pages, drawn by
+    /// [`EvaluationConfig::draw_seed`] (the held-out side untouched); default: all of them.
+    #[serde(default, skip_serializing_if = "Budget::is_all")]
+    pub budget_pages: Budget,
+    /// What becomes of the training side's pages the budget leaves out: `"unused"` (default),
+    /// or `"pool"`, which makes them the unlabelled pool in place of `[pool]`, so the precision of
+    /// the self-labels can be measured against their labels.
+    #[serde(default, skip_serializing_if = "LeftOver::is_unused")]
+    pub left_over: LeftOver,
+    /// Seed of a replicate: the pages a budget keeps and the order the pool is drawn in. The
+    /// folds stay those of `seed`, so replicates are paired fold by fold. Default: none (pool
+    /// order from `seed`, as before budgets existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_seed: Option<u64>,
+}
+
+/// A labelled budget: a number of pages, or `"all"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Budget {
+    /// Every page of the training side.
+    #[default]
+    All,
+    /// This many pages of the training side (all of them if it has fewer).
+    Pages(usize),
+}
+
+impl Budget {
+    fn is_all(&self) -> bool {
+        *self == Budget::All
+    }
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::All => f.write_str("all"),
+            Budget::Pages(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl Serialize for Budget {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Budget::All => s.serialize_str("all"),
+            Budget::Pages(n) => s.serialize_u64(*n as u64),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Budget {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Budget, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Pages(u64),
+            Word(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Pages(0) => Err(serde::de::Error::custom("budget_pages must be at least 1 (or \"all\")")),
+            Raw::Pages(n) => Ok(Budget::Pages(n as usize)),
+            Raw::Word(w) if w == "all" => Ok(Budget::All),
+            Raw::Word(w) => Err(serde::de::Error::custom(format!("budget_pages = {w:?}: a number of pages or \"all\""))),
+        }
+    }
+}
+
+/// What the training side's pages outside the budget become.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeftOver {
+    /// Left out of the fold.
+    #[default]
+    Unused,
+    /// The fold's unlabelled pool (their labels hidden from the learners, kept for diagnostics).
+    Pool,
+}
+
+impl LeftOver {
+    fn is_unused(&self) -> bool {
+        *self == LeftOver::Unused
+    }
 }
 
 fn default_split() -> Split {
@@ -275,6 +357,9 @@ impl ExperimentConfig {
         let bad = |message: String| ConfigError::Invalid { path: path.to_path_buf(), message };
         if self.evaluation.folds < 2 {
             return Err(bad(format!("evaluation.folds = {}: cross-validation needs at least 2 folds", self.evaluation.folds)));
+        }
+        if self.evaluation.left_over == LeftOver::Pool && self.evaluation.budget_pages == Budget::All {
+            return Err(bad("evaluation.left_over = \"pool\" needs evaluation.budget_pages: with all pages kept, nothing is left over".into()));
         }
         let c = &self.cotraining;
         if c.u == 0 || c.k == 0 {
@@ -403,6 +488,26 @@ mod tests {
         assert!(err(&["cotraining.lambda=3"]).contains("lambda"));
         assert!(err(&["cotraining"]).contains("expected KEY=VALUE"));
         assert!(err(&["seed.x=1"]).contains("seed is not a table"));
+    }
+
+    #[test]
+    fn budgets_read_as_pages_or_all_and_left_over_pages_need_a_budget() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/demo.toml");
+        let sets = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let c = ExperimentConfig::load(&path).unwrap();
+        assert_eq!((c.evaluation.budget_pages, c.evaluation.left_over, c.evaluation.draw_seed), (Budget::All, LeftOver::Unused, None));
+        let c = ExperimentConfig::load_with(&path, &sets(&["evaluation.budget_pages=4", "evaluation.draw_seed=3", "evaluation.left_over=pool"])).unwrap();
+        assert_eq!((c.evaluation.budget_pages, c.evaluation.left_over, c.evaluation.draw_seed), (Budget::Pages(4), LeftOver::Pool, Some(3)));
+        let c = ExperimentConfig::load_with(&path, &sets(&["evaluation.budget_pages=all"])).unwrap();
+        assert_eq!(c.evaluation.budget_pages, Budget::All);
+        assert_eq!((Budget::All.to_string(), Budget::Pages(2).to_string()), ("all".to_string(), "2".to_string()));
+        let err = |s: &[&str]| ExperimentConfig::load_with(&path, &sets(s)).unwrap_err().to_string();
+        assert!(err(&["evaluation.budget_pages=0"]).contains("at least 1"));
+        assert!(err(&["evaluation.budget_pages=most"]).contains("\"most\""));
+        assert!(err(&["evaluation.left_over=pool"]).contains("needs evaluation.budget_pages"));
+        // The default budget is not written back, so configs without one serialise as before.
+        let text = toml::to_string(&ExperimentConfig::load(&path).unwrap()).unwrap();
+        assert!(!text.contains("budget_pages") && !text.contains("draw_seed"), "{text}");
     }
 
     #[test]

@@ -6,6 +6,13 @@
 //! stylistic, lexical and combined learners; the context stage when the config has one; each
 //! baseline ([`crate::baselines`]); predictions for per-class tables and confusion matrices.
 //!
+//! A labelled budget (`evaluation.budget_pages`) cuts each fold's training side to that many
+//! pages, drawn with the replicate's seed (`evaluation.draw_seed`), the held-out side untouched;
+//! the pages left over are unused or become the fold's pool (`evaluation.left_over`). Each round
+//! of each fold records [`RoundDiagnostics`]: the class mix of each view's additions, their
+//! precision where the pool's labels are known, the views' agreement on the fresh pool, and
+//! how often both views are wrong on the held-out blocks of each class.
+//!
 //! Each fold trains through the one training path ([`crate::train::fit`]), the very function
 //! `parcels train` ships models from, and evaluates what it returns.
 //!
@@ -23,11 +30,12 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::baselines::{self, Baseline, Fold};
-use crate::cotrain::Stop;
+use crate::config::{Budget, LeftOver};
+use crate::cotrain::{RoundModels, Stop, TwoViews};
 use crate::dataset::{prepare, BlockInfo, DataError, Prepared};
 use crate::eval;
 use crate::progress::{Event, Progress, Stage};
-use crate::train::{fit, fit_steps, TrainError};
+use crate::train::{fit_steps, fit_with_pool, TrainError};
 
 pub use crate::config::{BoostingConfig, CoTrainingConfig, CorpusConfig, EvaluationConfig, ExperimentConfig, PoolConfig, Rounds, Split};
 pub use crate::train::{COMBINED, CONTEXT, LEXICAL, SINGLE_VIEW, STYLISTIC};
@@ -48,6 +56,8 @@ pub enum ExperimentError {
     Data(#[from] DataError),
     #[error("fold {fold}: {source}")]
     Fold { fold: usize, source: TrainError },
+    #[error("fold {fold}: no labelled page left on the training side")]
+    EmptyTrainingSide { fold: usize },
 }
 
 /// One fold's figures.
@@ -69,6 +79,49 @@ pub struct FoldResult {
     pub predictions: BTreeMap<String, Vec<Vec<usize>>>,
     /// Error rate per learner and round.
     pub errors: BTreeMap<String, Vec<f64>>,
+    /// With a labelled budget: the training-side pages kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub train_pages: Vec<String>,
+    /// Per co-training round (round 0 first): why the round helped or not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<RoundDiagnostics>,
+}
+
+/// What a co-training round did, for a researcher asking why a run helped or not.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RoundDiagnostics {
+    pub round: usize,
+    /// Self-labelled blocks added per view (stylistic, lexical) and class (training scheme).
+    pub added: Vec<Vec<usize>>,
+    /// How many of each view's additions carry their true class, where the pool's labels are
+    /// known (`evaluation.left_over = "pool"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correct: Option<Vec<usize>>,
+    /// Share of the round's fresh pool both views label alike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool_agreement: Option<f64>,
+    /// Per true class (training scheme) of the held-out blocks: `[blocks, stylistic wrong,
+    /// lexical wrong, both wrong]`. Were the views independent given the class, both would be
+    /// wrong on about `s·l/n` blocks of the class ([`RoundDiagnostics::both_wrong_ratio`]).
+    pub errors_by_class: Vec<[usize; 4]>,
+}
+
+impl RoundDiagnostics {
+    /// Held-out blocks both views got wrong, over what independence given the class predicts
+    /// (`Σ_c s_c·l_c/n_c`); 1 is conditionally independent, above 1 the views fail together.
+    /// `None` when independence predicts no such block.
+    pub fn both_wrong_ratio(&self) -> Option<f64> {
+        let observed: usize = self.errors_by_class.iter().map(|c| c[3]).sum();
+        let expected: f64 = self.errors_by_class.iter().filter(|c| c[0] > 0).map(|c| c[1] as f64 * c[2] as f64 / c[0] as f64).sum();
+        (expected > 0.0).then(|| observed as f64 / expected)
+    }
+
+    /// Share of the additions (both views) that carry their true class, where known.
+    pub fn precision(&self) -> Option<f64> {
+        let correct: usize = self.correct.as_ref()?.iter().sum();
+        let added: usize = self.added.iter().flatten().sum();
+        (added > 0).then(|| correct as f64 / added as f64)
+    }
 }
 
 /// Everything an experiment measured; `results.json`.
@@ -109,10 +162,21 @@ pub fn steps(config: &ExperimentConfig, baselines: usize) -> u64 {
 
 /// Runs an experiment with the given baselines (a library user's own among them).
 pub fn run_with(config: &ExperimentConfig, baselines: &[Box<dyn Baseline>], progress: &dyn Progress) -> Result<ExperimentResults, ExperimentError> {
-    let started = Instant::now();
     progress.event(&Event::Planned { steps: steps(config, baselines.len()) });
     let prepared = prepare(config, progress)?;
-    let Prepared { scheme, data, pool, pool_pages, .. } = &prepared;
+    run_prepared(config, &prepared, baselines, progress)
+}
+
+/// Runs an experiment on data already prepared for a config with the same `[corpus]`, `[pool]`
+/// and `[views]` (a sweep prepares once for all its cells). Announces no plan: the caller does.
+pub fn run_prepared(
+    config: &ExperimentConfig,
+    prepared: &Prepared,
+    baselines: &[Box<dyn Baseline>],
+    progress: &dyn Progress,
+) -> Result<ExperimentResults, ExperimentError> {
+    let started = Instant::now();
+    let Prepared { scheme, data, pool, pool_pages, .. } = prepared;
     let report = match &config.corpus.report_scheme {
         Some(r) if r != &scheme.name => {
             let to = config.scheme(r).map_err(DataError::from)?;
@@ -125,7 +189,7 @@ pub fn run_with(config: &ExperimentConfig, baselines: &[Box<dyn Baseline>], prog
     let groups = data.groups(config.evaluation.split);
     let folds = crate::boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
     let results: Vec<Result<FoldResult, ExperimentError>> =
-        folds.par_iter().enumerate().map(|(f, test_rows)| run_fold(config, f, test_rows, &prepared, baselines, &to_report, progress)).collect();
+        folds.par_iter().enumerate().map(|(f, test_rows)| run_fold(config, f, test_rows, prepared, baselines, &to_report, progress)).collect();
     let folds = results.into_iter().collect::<Result<Vec<_>, _>>()?;
     let sites: std::collections::BTreeSet<&str> = data.pages.iter().map(|(_, s)| s.as_str()).collect();
     Ok(ExperimentResults {
@@ -147,9 +211,63 @@ pub fn run_with(config: &ExperimentConfig, baselines: &[Box<dyn Baseline>], prog
     })
 }
 
-/// The seed of fold `f`, derived from the config's seed.
+/// The seed of fold `f` (pool order, inner folds), derived from the config's seed, or from the
+/// replicate's `evaluation.draw_seed` when there is one.
 pub fn fold_seed(config: &ExperimentConfig, f: usize) -> u64 {
-    config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(f as u64)
+    let base = config.evaluation.draw_seed.map_or(config.seed, |d| d ^ 0xD1B5_4A32_D192_ED03);
+    base.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(f as u64)
+}
+
+/// The training-side rows a budget keeps, and those it leaves over: whole pages, `budget` of
+/// them drawn with `seed` (all of them when the side has no more). Rows stay in order.
+pub fn budget_rows(train_rows: &[usize], page_of: &[usize], budget: Budget, seed: u64) -> (Vec<usize>, Vec<usize>) {
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let Budget::Pages(n) = budget else {
+        return (train_rows.to_vec(), Vec::new());
+    };
+    let mut pages: Vec<usize> = train_rows.iter().map(|&r| page_of[r]).collect();
+    pages.sort_unstable();
+    pages.dedup();
+    pages.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
+    let kept: std::collections::BTreeSet<usize> = pages.into_iter().take(n).collect();
+    train_rows.iter().partition(|&&r| kept.contains(&page_of[r]))
+}
+
+/// The diagnostics of one round: `test_classes` are the held-out blocks' true classes,
+/// `pool_classes` the true classes of the pool's blocks where known.
+pub fn round_diagnostics(
+    models: &RoundModels,
+    stylistic: &[usize],
+    lexical: &[usize],
+    test_classes: &[usize],
+    pool_classes: Option<&[usize]>,
+    n_classes: usize,
+) -> RoundDiagnostics {
+    let t = models.teaching;
+    let mut added = vec![vec![0; n_classes]; 2];
+    let mut correct = vec![0; 2];
+    for p in t.picks {
+        if let Some(slot) = added.get_mut(p.view).and_then(|v| v.get_mut(p.class)) {
+            *slot += 1;
+        }
+        if let Some(truth) = pool_classes.and_then(|g| t.drawn.get(p.position).and_then(|&row| g.get(row))) {
+            if *truth == p.class {
+                correct[p.view.min(1)] += 1;
+            }
+        }
+    }
+    let mut errors_by_class = vec![[0usize; 4]; n_classes];
+    for ((&g, &s), &l) in test_classes.iter().zip(stylistic).zip(lexical) {
+        if let Some(c) = errors_by_class.get_mut(g) {
+            let (sw, lw) = (s != g, l != g);
+            c[0] += 1;
+            c[1] += usize::from(sw);
+            c[2] += usize::from(lw);
+            c[3] += usize::from(sw && lw);
+        }
+    }
+    RoundDiagnostics { round: models.round, added, correct: pool_classes.map(|_| correct), pool_agreement: t.agreement, errors_by_class }
 }
 
 fn run_fold(
@@ -162,17 +280,31 @@ fn run_fold(
     progress: &dyn Progress,
 ) -> Result<FoldResult, ExperimentError> {
     let err = |source: TrainError| ExperimentError::Fold { fold: f, source };
-    let Prepared { scheme, data, pool, .. } = prepared;
+    let Prepared { scheme, data, .. } = prepared;
     let k = scheme.len();
-    let train_rows = crate::boost::rows_outside(test_rows, data.targets.len());
-    let test = data.views.select_rows(test_rows).map_err(|e| err(e.into()))?;
-    let gold: Vec<usize> = test_rows.iter().map(|&r| to_report(data.targets[r])).collect();
     let seed = fold_seed(config, f);
+    let side = crate::boost::rows_outside(test_rows, data.targets.len());
+    let (train_rows, left_over) = budget_rows(&side, &data.page_of, config.evaluation.budget_pages, seed ^ 0x5851_F42D_4C95_7F2D);
+    if train_rows.is_empty() {
+        return Err(ExperimentError::EmptyTrainingSide { fold: f });
+    }
+    let own_pool: Option<(TwoViews, Vec<usize>)> = match config.evaluation.left_over {
+        LeftOver::Pool if !left_over.is_empty() => {
+            Some((data.views.select_rows(&left_over).map_err(|e| err(e.into()))?, left_over.iter().map(|&r| data.targets[r]).collect()))
+        }
+        _ => None,
+    };
+    let pool = own_pool.as_ref().map_or(&prepared.pool, |(p, _)| p);
+    let pool_classes = own_pool.as_ref().map(|(_, c)| c.as_slice());
+    let test = data.views.select_rows(test_rows).map_err(|e| err(e.into()))?;
+    let test_classes: Vec<usize> = test_rows.iter().map(|&r| data.targets[r]).collect();
+    let gold: Vec<usize> = test_classes.iter().map(|&c| to_report(c)).collect();
     let report = |p: &[usize]| -> Vec<usize> { p.iter().map(|&c| to_report(c)).collect() };
 
     let mut predictions: BTreeMap<String, Vec<Vec<usize>>> = BTreeMap::new();
+    let mut diagnostics = Vec::new();
     let mut failure: Option<TrainError> = None;
-    let fitted = fit(config, prepared, &train_rows, seed, Some(f), progress, |m| {
+    let fitted = fit_with_pool(config, prepared, &train_rows, pool, seed, Some(f), progress, |m| {
         let (s, l) = match (m.stylistic.predict_with_confidence(&test.stylistic), m.lexical.predict_with_confidence(&test.lexical)) {
             (Ok(s), Ok(l)) => (s, l),
             (Err(e), _) | (_, Err(e)) => {
@@ -180,6 +312,7 @@ fn run_fold(
                 return;
             }
         };
+        diagnostics.push(round_diagnostics(m, &s.classes.to_vec(), &l.classes.to_vec(), &test_classes, pool_classes, k));
         let combined: Vec<usize> = crate::cotrain::combine(&s, &l).into_iter().map(|(c, _, _)| to_report(c)).collect();
         predictions.entry(STYLISTIC.into()).or_default().push(s.classes.iter().map(|&c| to_report(c)).collect());
         predictions.entry(LEXICAL.into()).or_default().push(l.classes.iter().map(|&c| to_report(c)).collect());
@@ -240,6 +373,15 @@ fn run_fold(
         gold,
         predictions,
         errors,
+        train_pages: match config.evaluation.budget_pages {
+            Budget::All => Vec::new(),
+            Budget::Pages(_) => {
+                let mut p: Vec<String> = train_rows.iter().map(|&r| data.pages[data.page_of[r]].0.clone()).collect();
+                p.dedup();
+                p
+            }
+        },
+        diagnostics,
     })
 }
 
@@ -249,4 +391,58 @@ pub fn peak_memory_mb() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cotrain::{Pick, Teaching};
+
+    #[test]
+    fn budgets_keep_whole_pages_and_leave_the_rest_over() {
+        // Rows 0-1 page 0, 2-4 page 1, 5 page 2, 6-7 page 3; the training side is rows 0-5.
+        let page_of = [0, 0, 1, 1, 1, 2, 3, 3];
+        let side = [0, 1, 2, 3, 4, 5];
+        let (kept, left) = budget_rows(&side, &page_of, Budget::Pages(2), 7);
+        let pages: std::collections::BTreeSet<usize> = kept.iter().map(|&r| page_of[r]).collect();
+        assert_eq!(pages.len(), 2, "{kept:?}");
+        assert_eq!(kept.len() + left.len(), 6);
+        assert!(left.iter().all(|r| !pages.contains(&page_of[*r])), "a page is never split");
+        assert_eq!(budget_rows(&side, &page_of, Budget::Pages(2), 7), (kept, left), "same seed, same draw");
+        assert_eq!(budget_rows(&side, &page_of, Budget::Pages(9), 7), (side.to_vec(), vec![]), "more pages than there are: all");
+        assert_eq!(budget_rows(&side, &page_of, Budget::All, 7), (side.to_vec(), vec![]));
+        // Over seeds, every page of the side is drawn sometimes.
+        let drawn: std::collections::BTreeSet<usize> = (0..20).flat_map(|s| budget_rows(&side, &page_of, Budget::Pages(1), s).0).map(|r| page_of[r]).collect();
+        assert_eq!(drawn.into_iter().collect::<Vec<_>>(), [0, 1, 2]);
+    }
+
+    #[test]
+    fn round_diagnostics_count_additions_precision_and_joint_errors() {
+        let m = crate::boost::AdaBoostMhParams::new().n_rounds(1).n_classes(Some(2));
+        let x = crate::matrix::FeatureMatrix::from_dense(ndarray::arr2(&[[0.0], [1.0]]));
+        let model = linfa::ParamGuard::check(m).unwrap().train(&x, &[0, 1]).unwrap();
+        // Drawn pool rows 4, 2, 7; the stylistic view picked position 0 as class 1, the lexical
+        // view position 2 as class 0. True classes of pool rows: row 4 is 1, row 7 is 1.
+        let picks = [Pick { position: 0, class: 1, view: 0 }, Pick { position: 2, class: 0, view: 1 }];
+        let teaching = Teaching { drawn: &[4, 2, 7], picks: &picks, agreement: Some(2.0 / 3.0) };
+        let models = RoundModels { round: 3, stylistic: &model, lexical: &model, training_blocks: 10, teaching: &teaching };
+        let pool_classes = [0, 0, 0, 0, 1, 0, 0, 1];
+        // Held-out: 4 blocks of class 0, 2 of class 1.
+        let gold = [0, 0, 0, 0, 1, 1];
+        let s = [1, 1, 0, 0, 1, 0];
+        let l = [1, 0, 1, 0, 0, 0];
+        let d = round_diagnostics(&models, &s, &l, &gold, Some(&pool_classes), 2);
+        assert_eq!(d.round, 3);
+        assert_eq!(d.added, [vec![0, 1], vec![1, 0]]);
+        assert_eq!(d.correct, Some(vec![1, 0]));
+        assert_eq!(d.precision(), Some(0.5));
+        assert_eq!(d.pool_agreement, Some(2.0 / 3.0));
+        // Class 0: 4 blocks, stylistic wrong on 2, lexical on 2, both on 1 (block 0).
+        // Class 1: 2 blocks, stylistic wrong on 1, lexical on 2, both on 1.
+        assert_eq!(d.errors_by_class, [[4, 2, 2, 1], [2, 1, 2, 1]]);
+        // Independence predicts 2·2/4 + 1·2/2 = 2 joint errors; 2 observed.
+        assert_eq!(d.both_wrong_ratio(), Some(1.0));
+        let unknown = round_diagnostics(&models, &s, &l, &gold, None, 2);
+        assert_eq!((unknown.precision(), unknown.correct), (None, None));
+    }
 }

@@ -33,6 +33,8 @@ enum Command {
     Annotate(cli::annotate::AnnotateArgs),
     /// Run a co-training experiment from a config (cross-validated) and write its reports.
     Experiment(cli::experiment::ExperimentArgs),
+    /// Run an experiment per cell of a grid (budgets, seeds, parameters) and aggregate them.
+    Sweep(cli::sweep::SweepArgs),
     /// Rebuild an experiment's report files from its results.json.
     Report(cli::experiment::ReportArgs),
     /// Train the co-trained models of a config on all its labelled data and save them.
@@ -94,6 +96,7 @@ fn main() -> ExitCode {
         Command::Idf(IdfCommand::Build(a)) => cli::pages::idf_build(a),
         Command::Experiment(a) => cli::experiment::experiment(a),
         Command::Report(a) => cli::experiment::report(a),
+        Command::Sweep(a) => cli::sweep::sweep(a),
         Command::Train(a) => cli::experiment::train(a),
         Command::Classify(a) => cli::apply::classify(a),
         Command::Extract(a) => cli::apply::extract(a),

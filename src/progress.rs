@@ -18,6 +18,9 @@ pub enum Event {
     Round { fold: Option<usize>, round: usize, training_blocks: usize },
     /// One planned step is done.
     Step,
+    /// A cell of a sweep finished: `done` of `total` cells are (this run's and earlier runs'),
+    /// this one in `seconds`.
+    Cell { done: usize, total: usize, name: String, seconds: f64 },
 }
 
 /// The stages of training and evaluation.
@@ -95,6 +98,7 @@ impl std::fmt::Display for Event {
                 write!(f, "{}co-training round {round}: {training_blocks} training blocks", fold(n))
             }
             Event::Step => f.write_str("step"),
+            Event::Cell { done, total, name, seconds } => write!(f, "cell {done}/{total} done ({name}, {seconds:.1} s)"),
         }
     }
 }

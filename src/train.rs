@@ -108,9 +108,25 @@ pub fn fit(
     seed: u64,
     fold: Option<usize>,
     progress: &dyn Progress,
+    observe: impl FnMut(&RoundModels),
+) -> Result<Fitted, TrainError> {
+    fit_with_pool(config, prepared, rows, &prepared.pool, seed, fold, progress, observe)
+}
+
+/// [`fit`] with another unlabelled pool than the config's (an experiment's fold whose budget
+/// leaves labelled pages over for the pool, `evaluation.left_over = "pool"`).
+#[allow(clippy::too_many_arguments)]
+pub fn fit_with_pool(
+    config: &ExperimentConfig,
+    prepared: &Prepared,
+    rows: &[usize],
+    pool: &TwoViews,
+    seed: u64,
+    fold: Option<usize>,
+    progress: &dyn Progress,
     mut observe: impl FnMut(&RoundModels),
 ) -> Result<Fitted, TrainError> {
-    let Prepared { scheme, data, pool, .. } = prepared;
+    let Prepared { scheme, data, .. } = prepared;
     let k = scheme.len();
     let views = data.views.select_rows(rows)?;
     let targets: Vec<usize> = rows.iter().map(|&r| data.targets[r]).collect();
@@ -128,7 +144,7 @@ pub fn fit(
     let mut training_blocks = 0;
     let co = cotrain::cotrain_with(&cotrain_params(config, seed), (&ps, &pl), &views, &targets, pool, k, selection, |r| {
         training_blocks = r.training_blocks;
-        observe(&RoundModels { round: r.round, stylistic: &r.learners[0], lexical: &r.learners[1], training_blocks: r.training_blocks });
+        observe(&RoundModels { round: r.round, stylistic: &r.learners[0], lexical: &r.learners[1], training_blocks: r.training_blocks, teaching: &r.teaching });
         progress.event(&Event::Round { fold, round: r.round, training_blocks: r.training_blocks });
         progress.event(&Event::Step);
     })?;

@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod experiment;
 pub mod pages;
 pub mod progress;
+pub mod sweep;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

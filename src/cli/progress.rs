@@ -79,7 +79,7 @@ impl Progress for Reporter {
             Some(bar) => bar.set_message(format!("{}: {event}", self.name)),
             None => {
                 // Whole-run stages always get a line; per-fold news at most every PLAIN_EVERY.
-                let whole_run = matches!(event, Event::Loaded { .. } | Event::Stage { fold: None, .. });
+                let whole_run = matches!(event, Event::Loaded { .. } | Event::Stage { fold: None, .. } | Event::Cell { .. });
                 let Ok(mut last) = self.last_line.lock() else { return };
                 if whole_run || last.is_none_or(|t| t.elapsed() >= PLAIN_EVERY) {
                     *last = Some(Instant::now());

@@ -25,7 +25,7 @@ use crate::boost::{AdaBoostMh, AdaBoostMhValidParams, BoostError, BoostPredictio
 use crate::matrix::{FeatureMatrix, MatrixError};
 
 mod selection;
-pub use selection::{by_name as selection_by_name, ClassProportional, Selection, SelectionContext, TopK, SELECTIONS};
+pub use selection::{by_name as selection_by_name, Agreement, ClassProportional, Pick, Selection, SelectionContext, TopK, SELECTIONS};
 
 /// The same blocks seen through both views (row `i` of each matrix is the same block).
 #[derive(Debug, Clone)]
@@ -173,6 +173,18 @@ pub struct RoundModels<'a> {
     pub lexical: &'a AdaBoostMh,
     /// Blocks in the training set now.
     pub training_blocks: usize,
+    /// What the round did with its fresh pool (round 0: nothing).
+    pub teaching: &'a Teaching<'a>,
+}
+
+/// What a round of [`teach`] did with its fresh pool, for diagnostics: the pool rows drawn, the
+/// blocks chosen (positions into `drawn`, view 0 stylistic and 1 lexical in co-training), and
+/// the share of drawn blocks every view labelled alike (`None` with one view or no pool).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Teaching<'a> {
+    pub drawn: &'a [usize],
+    pub picks: &'a [Pick],
+    pub agreement: Option<f64>,
 }
 
 /// The result of a co-training run.
@@ -200,6 +212,8 @@ pub struct Round<'a> {
     pub learners: &'a [AdaBoostMh],
     /// Blocks in the (shared) training set now.
     pub training_blocks: usize,
+    /// What the round did with its fresh pool (round 0: nothing).
+    pub teaching: Teaching<'a>,
 }
 
 /// The result of [`teach`]: the final learner of each view, and how the run went.
@@ -236,7 +250,7 @@ pub fn teach(
     let mut data: Vec<FeatureMatrix> = views.iter().map(|v| v.train.clone()).collect();
     let mut labels = targets.to_vec();
     let mut learners = views.iter().zip(&data).map(|(v, x)| v.boost.train(x, &labels)).collect::<Result<Vec<_>, _>>()?;
-    observe(&Round { round: 0, learners: &learners, training_blocks: labels.len() });
+    observe(&Round { round: 0, learners: &learners, training_blocks: labels.len(), teaching: Teaching::default() });
     let order = pool_order(pool_rows, params.seed);
     let mut added = Vec::new();
     let mut stop = Stop::AllRounds;
@@ -251,15 +265,16 @@ pub fn teach(
         let predictions = learners.iter().zip(&fresh).map(|(l, x)| l.predict_with_confidence(x)).collect::<Result<Vec<_>, _>>()?;
         // Step 3: the learners' most confident blocks, as the selection rule says.
         let chosen = selection.select(&predictions, &SelectionContext { quotas: &quotas, k: params.k });
-        let rows: Vec<usize> = chosen.iter().map(|&(i, _)| i).collect();
+        let rows: Vec<usize> = chosen.iter().map(|p| p.position).collect();
         for (x, f) in data.iter_mut().zip(&fresh) {
             x.append(&f.select_rows(&rows)?)?;
         }
-        labels.extend(chosen.iter().map(|&(_, c)| c));
+        labels.extend(chosen.iter().map(|p| p.class));
         added.push(chosen.len());
+        let agreement = agreement(&predictions);
         // Step 4: retrain every learner.
         learners = views.iter().zip(&data).map(|(v, x)| v.boost.train(x, &labels)).collect::<Result<Vec<_>, _>>()?;
-        observe(&Round { round, learners: &learners, training_blocks: labels.len() });
+        observe(&Round { round, learners: &learners, training_blocks: labels.len(), teaching: Teaching { drawn, picks: &chosen, agreement } });
         if round * params.u >= order.len() && round < params.rounds {
             stop = Stop::PoolExhausted { after_round: round };
             break;
@@ -280,7 +295,7 @@ pub fn cotrain(
     mut observe: impl FnMut(&RoundModels),
 ) -> Result<CoTrained, CoTrainError> {
     cotrain_with(params, boost, train, targets, pool, n_classes, &ClassProportional, |r| {
-        observe(&RoundModels { round: r.round, stylistic: &r.learners[0], lexical: &r.learners[1], training_blocks: r.training_blocks })
+        observe(&RoundModels { round: r.round, stylistic: &r.learners[0], lexical: &r.learners[1], training_blocks: r.training_blocks, teaching: &r.teaching })
     })
 }
 
@@ -325,6 +340,18 @@ pub fn self_train(
     Ok((model, t.stop))
 }
 
+/// The share of blocks every view labelled with the same class; `None` with fewer than two
+/// views or no blocks.
+pub fn agreement(predictions: &[BoostPredictions]) -> Option<f64> {
+    let first = predictions.first()?;
+    let n = first.classes.len();
+    if predictions.len() < 2 || n == 0 {
+        return None;
+    }
+    let alike = (0..n).filter(|&i| predictions.iter().all(|p| p.classes[i] == first.classes[i])).count();
+    Some(alike as f64 / n as f64)
+}
+
 /// The pool blocks of `round` (from 1): the next `u` of the drawing order, or `None` when the
 /// unlabelled data has run out.
 fn draw(order: &[usize], round: usize, u: usize) -> Option<&[usize]> {
@@ -345,6 +372,15 @@ mod tests {
     use crate::boost::AdaBoostMhParams;
     use linfa::ParamGuard;
     use ndarray::Array2;
+
+    #[test]
+    fn agreement_is_the_share_of_blocks_labelled_alike() {
+        let p = |c: &[usize]| BoostPredictions { classes: ndarray::arr1(c), confidences: ndarray::Array1::zeros(c.len()), scores: Array2::zeros((c.len(), 2)) };
+        // 3 of 4 blocks alike.
+        assert_eq!(agreement(&[p(&[0, 1, 1, 0]), p(&[0, 1, 0, 0])]), Some(0.75));
+        assert_eq!(agreement(&[p(&[0, 1])]), None);
+        assert_eq!(agreement(&[p(&[]), p(&[])]), None);
+    }
 
     #[test]
     fn quotas_round_fractional_shares_up() {
@@ -386,7 +422,18 @@ mod tests {
         let boost = AdaBoostMhParams::new().n_rounds(5).n_classes(Some(2)).check().unwrap();
         let params = CoTrainParams { u: 20, k: 4, rounds: 10, seed: 7 };
         let mut seen = Vec::new();
-        let out = cotrain(&params, (&boost, &boost), &train, &y, &pool, 2, |r| seen.push((r.round, r.training_blocks))).unwrap();
+        let mut picked = Vec::new();
+        let out = cotrain(&params, (&boost, &boost), &train, &y, &pool, 2, |r| {
+            seen.push((r.round, r.training_blocks));
+            picked.push((r.teaching.picks.len(), r.teaching.drawn.len(), r.teaching.agreement.is_some()));
+        })
+        .unwrap();
+        // Round 0 draws nothing; each later round reports its picks (as many as were added), the
+        // rows it drew, and the views' agreement on them.
+        assert_eq!(picked[0], (0, 0, false));
+        assert_eq!(picked[1..].iter().map(|p| p.0).collect::<Vec<_>>(), out.added);
+        assert_eq!(picked[1..].iter().map(|p| p.1).collect::<Vec<_>>(), [20, 20, 10]);
+        assert!(picked[1..].iter().all(|p| p.2));
         // 50 pool blocks in pools of 20: rounds 1-3 (the third pool has 10 blocks), then exhausted.
         assert_eq!(out.stop, Stop::PoolExhausted { after_round: 3 });
         assert_eq!(out.rounds, 3);

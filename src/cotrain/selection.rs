@@ -2,7 +2,8 @@
 //!
 //! The teaching loop ([`super::teach`]) asks its rule once per round with every view's
 //! predictions on the fresh pool (views in the loop's order: stylistic, then lexical, for
-//! co-training). A rule returns `(pool position, class)` pairs; a position appears at most once.
+//! co-training). A rule returns [`Pick`]s (pool position, class, the view that chose it); a
+//! position appears at most once.
 //!
 //! The paper's rule ([`ClassProportional`]) is the default. A variant is one type implementing
 //! [`Selection`] and one line in [`SELECTIONS`]; a config names it as `cotraining.selection`.
@@ -19,13 +20,21 @@ pub struct SelectionContext<'a> {
     pub k: usize,
 }
 
+/// A self-labelled block a rule chose: its position in the round's fresh pool, the class it is
+/// added with, and the view (index in the loop's order) that chose it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pick {
+    pub position: usize,
+    pub class: usize,
+    pub view: usize,
+}
+
 /// A rule that picks the self-labelled blocks of a round.
 pub trait Selection: Send + Sync {
     /// Its name in configs and reports.
     fn name(&self) -> &'static str;
-    /// `(pool position, class)` of the chosen blocks, given each view's predictions on the
-    /// round's fresh pool.
-    fn select(&self, predictions: &[BoostPredictions], context: &SelectionContext) -> Vec<(usize, usize)>;
+    /// The chosen blocks, given each view's predictions on the round's fresh pool.
+    fn select(&self, predictions: &[BoostPredictions], context: &SelectionContext) -> Vec<Pick>;
 }
 
 /// The paper's rule (section 6): each view in turn adds, for every class, its `⌈k·p_c⌉` most
@@ -37,10 +46,10 @@ impl Selection for ClassProportional {
         "class-proportional"
     }
 
-    fn select(&self, predictions: &[BoostPredictions], context: &SelectionContext) -> Vec<(usize, usize)> {
+    fn select(&self, predictions: &[BoostPredictions], context: &SelectionContext) -> Vec<Pick> {
         let n = predictions.first().map_or(0, |p| p.classes.len());
         let mut taken = vec![false; n];
-        predictions.iter().flat_map(|p| most_confident(p, context.quotas, &mut taken)).collect()
+        by_view(predictions, |p| most_confident(p, context.quotas, &mut taken))
     }
 }
 
@@ -53,19 +62,18 @@ impl Selection for TopK {
         "top-k"
     }
 
-    fn select(&self, predictions: &[BoostPredictions], context: &SelectionContext) -> Vec<(usize, usize)> {
+    fn select(&self, predictions: &[BoostPredictions], context: &SelectionContext) -> Vec<Pick> {
         let n = predictions.first().map_or(0, |p| p.classes.len());
         let mut taken = vec![false; n];
-        let mut chosen = Vec::new();
-        for p in predictions {
+        by_view(predictions, |p| {
             let mut order: Vec<usize> = (0..n).filter(|&i| !taken[i]).collect();
             order.sort_by(|&a, &b| p.confidences[b].total_cmp(&p.confidences[a]).then(a.cmp(&b)));
-            for &i in order.iter().take(context.k) {
+            let chosen: Vec<(usize, usize)> = order.iter().take(context.k).map(|&i| (i, p.classes[i])).collect();
+            for &(i, _) in &chosen {
                 taken[i] = true;
-                chosen.push((i, p.classes[i]));
             }
-        }
-        chosen
+            chosen
+        })
     }
 }
 
@@ -79,12 +87,21 @@ impl Selection for Agreement {
         "agreement"
     }
 
-    fn select(&self, predictions: &[BoostPredictions], context: &SelectionContext) -> Vec<(usize, usize)> {
+    fn select(&self, predictions: &[BoostPredictions], context: &SelectionContext) -> Vec<Pick> {
         let n = predictions.first().map_or(0, |p| p.classes.len());
         // Blocks on which the views disagree are taken from the start: no view may pick them.
         let mut taken: Vec<bool> = (0..n).map(|i| predictions.iter().any(|p| p.classes[i] != predictions[0].classes[i])).collect();
-        predictions.iter().flat_map(|p| most_confident(p, context.quotas, &mut taken)).collect()
+        by_view(predictions, |p| most_confident(p, context.quotas, &mut taken))
     }
+}
+
+/// Each view's `(position, class)` choices, view by view in order, as [`Pick`]s.
+fn by_view(predictions: &[BoostPredictions], mut choose: impl FnMut(&BoostPredictions) -> Vec<(usize, usize)>) -> Vec<Pick> {
+    let mut picks = Vec::new();
+    for (view, p) in predictions.iter().enumerate() {
+        picks.extend(choose(p).into_iter().map(|(position, class)| Pick { position, class, view }));
+    }
+    picks
 }
 
 /// The selection rules a config can name.
@@ -104,6 +121,10 @@ mod tests {
         BoostPredictions { classes: arr1(classes), confidences: arr1(confidences), scores: Array2::zeros((classes.len(), 2)) }
     }
 
+    fn triples(picks: &[Pick]) -> Vec<(usize, usize, usize)> {
+        picks.iter().map(|p| (p.position, p.class, p.view)).collect()
+    }
+
     #[test]
     fn class_proportional_fills_quotas_view_by_view() {
         // Quotas 1 of class 0, 1 of class 1. The stylistic view takes 3 (class 0, 0.9) and 1
@@ -111,7 +132,7 @@ mod tests {
         let s = pred(&[0, 1, 1, 0], &[0.5, 0.8, 0.6, 0.9]);
         let l = pred(&[0, 1, 1, 0], &[0.7, 0.2, 0.95, 0.99]);
         let chosen = ClassProportional.select(&[s, l], &SelectionContext { quotas: &[1, 1], k: 2 });
-        assert_eq!(chosen, [(3, 0), (1, 1), (0, 0), (2, 1)]);
+        assert_eq!(triples(&chosen), [(3, 0, 0), (1, 1, 0), (0, 0, 1), (2, 1, 1)]);
     }
 
     #[test]
@@ -121,14 +142,14 @@ mod tests {
         let s = pred(&[0, 1, 1, 0], &[0.5, 0.8, 0.6, 0.9]);
         let l = pred(&[0, 0, 1, 1], &[0.7, 0.2, 0.95, 0.99]);
         let chosen = Agreement.select(&[s, l], &SelectionContext { quotas: &[1, 1], k: 2 });
-        assert_eq!(chosen, [(0, 0), (2, 1)]);
+        assert_eq!(triples(&chosen), [(0, 0, 0), (2, 1, 0)]);
     }
 
     #[test]
     fn top_k_ignores_classes() {
         let s = pred(&[0, 0, 0, 1], &[0.9, 0.8, 0.7, 0.1]);
         let chosen = TopK.select(&[s], &SelectionContext { quotas: &[1, 1], k: 2 });
-        assert_eq!(chosen, [(0, 0), (1, 0)], "the rare class's weak block is not forced in");
+        assert_eq!(triples(&chosen), [(0, 0, 0), (1, 0, 0)], "the rare class's weak block is not forced in");
         assert_eq!(by_name("top-k").map(|s| s.name()), Some("top-k"));
         assert!(by_name("tri-training").is_none());
         assert_eq!(SELECTIONS.iter().map(|s| s.name()).collect::<Vec<_>>(), ["class-proportional", "top-k", "agreement"]);

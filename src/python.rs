@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyString};
 
 use crate::apply::{Classifier, TrainedModel};
 use crate::divide::{Divider, DividerConfig};
@@ -165,34 +165,15 @@ fn extract_record(classifier: &Classifier, page: &Page, path: &Path, url: Option
     Ok(record)
 }
 
-/// A JSON value as Python objects: objects → dict (keys in the value's order), arrays → list,
-/// integers → int, other numbers → float.
+/// A JSON value as Python objects, through the standard library's `json.loads`, so objects keep
+/// the field order the CLI prints them in.
 fn to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    use serde_json::Value;
-    Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => i.into_pyobject(py)?.into_any(),
-            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
-            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
-        },
-        Value::String(s) => PyString::new(py, s).into_any(),
-        Value::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(to_py(py, item)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (k, item) in map {
-                dict.set_item(k, to_py(py, item)?)?;
-            }
-            dict.into_any()
-        }
-    })
+    let text = serde_json::to_string(v).map_err(|e| ParcelsError::new_err(e.to_string()))?;
+    json_loads(py, &text)
+}
+
+fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
 }
 
 /// The name a page handed in gets: `path` when given, else `-`.
@@ -236,10 +217,11 @@ fn classify<'py>(
     let classifier = classifier(py, model)?;
     let name = page_name(path);
     let opts = load_options(max_bytes);
-    let blocks = py.detach(|| {
+    let blocks = py.detach(|| -> Result<serde_json::Value, String> {
         let page = html.page(&name, &opts)?;
         let (_, blocks) = classifier.classify(&page).map_err(|e| error_chain(&e))?;
-        serde_json::to_value(&blocks).map_err(|e| e.to_string())
+        // Through the CLI's record, so the blocks' fields come in the order it prints them.
+        Ok(crate::output::classified_record(&name, &blocks)["blocks"].take())
     });
     to_py(py, &blocks.map_err(ParcelsError::new_err)?)
 }
@@ -263,9 +245,9 @@ fn divide<'py>(
             None => Divider::default(),
         };
         let page = html.page(&name, &opts)?;
-        serde_json::to_value(&divider.divide(&page).blocks).map_err(|e| e.to_string())
+        serde_json::to_string(&divider.divide(&page).blocks).map_err(|e| e.to_string())
     });
-    to_py(py, &blocks.map_err(ParcelsError::new_err)?)
+    json_loads(py, &blocks.map_err(ParcelsError::new_err)?)
 }
 
 /// One view's features as flat buffers: dense row-major values with their names, or CSR parts.

@@ -6,7 +6,7 @@ record gzip-compressed on its own when ``path`` ends in ``.gz`` (as Common Crawl
 
 Run as a script it builds shards from a directory of pages, for measuring::
 
-    python tests/python/warcfile.py PAGES_DIR OUT_DIR --shards 4 [--pages 400]
+    python tests/python/warcfile.py PAGES_DIR OUT_DIR --shards 4 [--limit 400]
 """
 
 from __future__ import annotations
@@ -70,11 +70,11 @@ def main() -> None:
     parser.add_argument("pages", type=Path)
     parser.add_argument("out", type=Path)
     parser.add_argument("--shards", type=int, default=4)
-    parser.add_argument("--pages", type=int, default=0, help="at most this many pages (0: all)")
+    parser.add_argument("--limit", type=int, default=0, help="at most this many pages (0: all)")
     args = parser.parse_args()
     files = sorted(p for p in args.pages.rglob("*") if p.is_file() and p.suffix in (".html", ".htm", ".gz"))
-    if args.pages:
-        files = files[: args.pages]
+    if args.limit:
+        files = files[: args.limit]
     args.out.mkdir(parents=True, exist_ok=True)
     for s in range(args.shards):
         chunk = files[s :: args.shards]

@@ -154,15 +154,33 @@ fn load_options(max_bytes: Option<usize>) -> LoadOptions {
     opts
 }
 
-/// The extract record of one page, with `url` added when known (the fields as the CLI's
-/// `parcels extract` writes them).
-fn extract_record(classifier: &Classifier, page: &Page, path: &Path, url: Option<&str>) -> Result<serde_json::Value, String> {
+/// The extract record line of one page (`parcels extract`'s JSON), with `url` in front when
+/// known.
+fn extract_record(classifier: &Classifier, page: &Page, path: &Path, url: Option<&str>) -> Result<String, String> {
     let (article, blocks) = classifier.extract(page).map_err(|e| error_chain(&e))?;
-    let mut record = crate::output::article_record(path, &article, &blocks).map_err(|e| e.to_string())?;
-    if let Some(u) = url {
-        record["url"] = serde_json::Value::from(u);
+    let record = crate::output::article_record(path, &article, &blocks).map_err(|e| e.to_string())?;
+    Ok(with_fields(&record.to_string(), &[("url", url)]))
+}
+
+/// A JSON record line with more fields in front (`{"url":…,"warc_record_id":…,` + the rest); a
+/// field whose value is `None` is left out. The same layout as the command line's records of
+/// web-archive pages, so a record from Python and one from `parcels extract x.warc.gz` match.
+pub fn with_fields(line: &str, fields: &[(&str, Option<&str>)]) -> String {
+    let Some(rest) = line.strip_prefix('{') else { return line.to_string() };
+    let mut out = String::from("{");
+    for (name, value) in fields {
+        if let Some(v) = value {
+            out.push_str(&serde_json::Value::from(*name).to_string());
+            out.push(':');
+            out.push_str(&serde_json::Value::from(*v).to_string());
+            out.push(',');
+        }
     }
-    Ok(record)
+    if rest.starts_with('}') && out.ends_with(',') {
+        out.pop();
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A JSON value as Python objects, through the standard library's `json.loads`, so objects keep
@@ -200,7 +218,7 @@ fn extract<'py>(
         let page = html.page(&name, &opts)?;
         extract_record(&classifier, &page, &name, url.as_deref())
     });
-    to_py(py, &record.map_err(ParcelsError::new_err)?)
+    json_loads(py, &record.map_err(ParcelsError::new_err)?)
 }
 
 /// The label of every block of a page: the `blocks` of `parcels classify`'s record.
@@ -340,9 +358,10 @@ fn features_raw<'py>(
 
 /// The extract records of the HTML pages of a WARC file, one per `response` page, in file order.
 ///
-/// Each record is `parcels extract`'s with `path` (the WARC file), `url` (`WARC-Target-URI`, or
-/// null) and `warc_record_id`; a damaged record or a page that cannot be read is
-/// `{"error", "path", "url", "warc_record_id"}` and the iteration goes on.
+/// Each record is `parcels extract`'s with `url` (`WARC-Target-URI`, left out when the record
+/// has none) and `warc_record_id` in front and `path` the WARC file, as the command line writes
+/// them; a damaged record or a page that cannot be read is `{"url", "warc_record_id", "error",
+/// "path"}` and the iteration goes on.
 #[pyclass(frozen, module = "parcels._parcels", name = "WarcRecords")]
 pub struct WarcRecords {
     pages: Mutex<WarcPages>,
@@ -350,22 +369,18 @@ pub struct WarcRecords {
     opts: LoadOptions,
 }
 
-/// The record of one item of a WARC file.
-fn warc_record(classifier: &Classifier, opts: &LoadOptions, file: &Path, item: WarcItem) -> serde_json::Value {
+/// The record line of one item of a WARC file: the page's extract record or an error record,
+/// with `url` and `warc_record_id` in front.
+fn warc_record(classifier: &Classifier, opts: &LoadOptions, file: &Path, item: WarcItem) -> String {
     let (record_id, url, result) = match item {
         WarcItem::Page(page) => {
-            let result = warc_page(&page, file, opts).and_then(|p| extract_record(classifier, &p, file, page.url.as_deref()));
+            let result = warc_page(&page, file, opts).and_then(|p| extract_record(classifier, &p, file, None));
             (Some(page.record_id), page.url, result)
         }
-        WarcItem::Failed { record_id, url, offset, message } => (record_id, url, Err(format!("{}: record at byte {offset}: {message}", file.display()))),
+        WarcItem::Failed { record_id, url, offset, message } => (record_id, url, Err(format!("record at byte {offset}: {message}"))),
     };
-    let mut record = match result {
-        Ok(r) => r,
-        Err(message) => crate::output::error_record(file, &message),
-    };
-    record["url"] = url.map_or(serde_json::Value::Null, serde_json::Value::from);
-    record["warc_record_id"] = record_id.map_or(serde_json::Value::Null, serde_json::Value::from);
-    record
+    let line = result.unwrap_or_else(|message| crate::output::error_record(file, &message).to_string());
+    with_fields(&line, &[("url", url.as_deref()), ("warc_record_id", record_id.as_deref())])
 }
 
 /// A WARC page as a parcels page, named by the WARC file.
@@ -413,7 +428,7 @@ impl WarcRecords {
             let file = pages.path().to_path_buf();
             pages.next().map(|item| warc_record(&self.classifier, &self.opts, &file, item))
         });
-        record.map(|r| to_py(py, &r)).transpose()
+        record.map(|r| json_loads(py, &r)).transpose()
     }
 }
 
@@ -445,6 +460,13 @@ fn _parcels(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fields_go_in_front_and_absent_ones_are_left_out() {
+        assert_eq!(with_fields("{\"a\":1}", &[("url", Some("http://x/\"q\"")), ("warc_record_id", None)]), "{\"url\":\"http://x/\\\"q\\\"\",\"a\":1}");
+        assert_eq!(with_fields("{}", &[("url", Some("u"))]), "{\"url\":\"u\"}");
+        assert_eq!(with_fields("{}", &[("url", None)]), "{}");
+    }
 
     #[test]
     fn error_chain_names_each_cause_once() {

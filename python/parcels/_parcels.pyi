@@ -44,7 +44,7 @@ def extract(
 ) -> Record:
     """The article of a page: the record ``parcels extract`` prints (``title``, ``main_text``,
     ``date``, ``reporter``, ``source``, ``location``, ``subheaders``, ``path``, ``blocks``), with
-    ``url`` when given. ``path`` names the page (default ``-``, as for standard input)."""
+    ``url`` when given. ``path`` names the page (default ``-``, as for standard input); ``url`` comes first."""
 
 def classify(
     html: Html,
@@ -82,5 +82,6 @@ def extract_warc(
     max_bytes: Optional[int] = None,
 ) -> WarcRecords:
     """The extract records of the HTML ``response`` pages of a WARC file (``.warc``,
-    ``.warc.gz``), each with ``url`` and ``warc_record_id``; a damaged record or unreadable page
-    is ``{"error", "path", "url", "warc_record_id"}``."""
+    ``.warc.gz``), each with ``url`` and ``warc_record_id``; ``url`` and ``warc_record_id`` come first, as
+    in the CLI's records of web-archive pages; a damaged record or unreadable page is
+    ``{"url", "warc_record_id", "error", "path"}``."""

@@ -63,6 +63,7 @@ def test_str_and_bytes_give_the_same_article():
 def test_url_is_recorded():
     record = parcels.extract((PAGES / "linear.html").read_bytes(), url="http://example.org/fair")
     assert record["url"] == "http://example.org/fair"
+    assert list(record)[0] == "url", "in front, as the CLI puts it in records of web-archive pages"
     assert record["title"] == "Village fair draws record crowd"
 
 
@@ -184,6 +185,7 @@ def test_extract_warc_gives_one_record_per_page_with_url_and_record_id(tmp_path,
     records = list(parcels.extract_warc(path))
     assert [(r["url"], r["warc_record_id"]) for r in records] == ids
     for record, (url, body, _) in zip(records, warc_pages()):
+        assert list(record)[:2] == ["url", "warc_record_id"]
         assert record["path"] == str(path)
         direct = parcels.extract(body, url=url, path=str(path))
         direct["warc_record_id"] = record["warc_record_id"]
@@ -214,5 +216,6 @@ def test_a_damaged_record_is_an_error_record_and_the_file_goes_on(tmp_path):
     records = list(parcels.extract_warc(path))
     urls = [r["url"] for r in records]
     assert urls == ["http://example.org/linear", "http://example.org/table", "http://example.org/latin1"], records
-    assert "error" in records[1] and records[1]["path"] == str(path)
+    assert list(records[1]) == ["url", "warc_record_id", "error", "path"], records[1]
+    assert records[1]["error"].startswith("record at byte ") and records[1]["path"] == str(path)
     assert "error" not in records[0] and "error" not in records[2]

@@ -32,6 +32,8 @@ pub mod models;
 pub mod output;
 pub mod page;
 pub mod progress;
+#[cfg(feature = "python")]
+pub mod python;
 pub mod report;
 pub mod stats;
 pub mod stylistic;

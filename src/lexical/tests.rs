@@ -123,7 +123,7 @@ fn per_thread_cache_tells_same_sized_tables_apart() {
     // Two tables with the same page count and stem count but different stems: the memo of the
     // first must not give its ids to the second, even if the first is dropped and the second
     // reuses its memory.
-    let d = division("<p>The cat sat. The dog ran.</p>");
+    let d = division("<p>The cat sat. The dog ran. The dog.</p>");
     let first = IdfTable::from_counts(4, [("cat".to_string(), 2), ("sat".to_string(), 1)], 1);
     let fresh_first = LexicalExtractor::new(&first).extract_with(&d, &mut LexicalCache::default());
     assert_eq!(extract(&d, &first), fresh_first);

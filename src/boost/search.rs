@@ -66,6 +66,7 @@ impl TrainIndex {
     }
 
     /// Number of features searched each round (see `searched`).
+    #[cfg(test)]
     pub fn n_searched(&self) -> usize {
         self.searched.len()
     }

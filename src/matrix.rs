@@ -275,9 +275,13 @@ pub struct FeatureMatrix {
 
 impl FeatureMatrix {
     /// Builds a matrix, checking that names match columns and both tables have the same blocks.
-    /// Names given as [`Names`] are shared, not copied.
-    pub fn new(numeric: Array2<f64>, numeric_names: impl Into<Names>, tokens: SparseRows, token_names: impl Into<Names>) -> Result<Self, MatrixError> {
-        let (numeric_names, token_names) = (numeric_names.into(), token_names.into());
+    pub fn new(numeric: Array2<f64>, numeric_names: Vec<String>, tokens: SparseRows, token_names: Vec<String>) -> Result<Self, MatrixError> {
+        Self::with_names(numeric, numeric_names.into(), tokens, token_names.into())
+    }
+
+    /// [`FeatureMatrix::new`] with shared name lists (not copied): what a view builder does for
+    /// every page, since a lexical view has a name per stem of its IDF table.
+    pub fn with_names(numeric: Array2<f64>, numeric_names: Names, tokens: SparseRows, token_names: Names) -> Result<Self, MatrixError> {
         if numeric.ncols() != numeric_names.len() {
             return Err(MatrixError::NamesLength { kind: "numeric", columns: numeric.ncols(), names: numeric_names.len() });
         }
@@ -465,6 +469,28 @@ mod tests {
         assert_eq!(h.numeric()[(1, 3)], 3.0);
         assert_eq!(h.token_names()[5], "t2");
         assert_eq!(h.nfeatures(), 10);
+    }
+
+    #[test]
+    fn shared_names_compare_without_copies_and_serialise_as_lists() {
+        let m = small();
+        let n = FeatureMatrix::with_names(m.numeric().clone(), m.schema().numeric_names.clone(), m.tokens().clone(), m.schema().token_names.clone())
+            .expect("same shapes");
+        assert!(n.schema().same_lists(m.schema()));
+        let s = m.select_rows(&[1]).expect("row exists");
+        assert!(s.schema().same_lists(m.schema()), "row subsets share the lists");
+        // Equal names in different lists are still equal, just not shared.
+        let copy = small();
+        assert!(!copy.schema().same_lists(m.schema()));
+        assert_eq!(copy.schema(), m.schema());
+        let json = serde_json::to_string(m.schema()).expect("serialises");
+        assert_eq!(json, r#"{"numeric_names":["n0","n1"],"token_names":["t0","t1","t2"]}"#);
+        let back: FeatureSchema = serde_json::from_str(&json).expect("reads back");
+        assert_eq!(&back, m.schema());
+        assert!(matches!(
+            FeatureMatrix::with_names(Array2::zeros((3, 1)), Names::default(), SparseRows::empty(3, 0), Names::default()),
+            Err(MatrixError::NamesLength { kind: "numeric", columns: 1, names: 0 })
+        ));
     }
 
     #[test]

@@ -195,7 +195,7 @@ impl ViewBuilder {
             }
         }
         let tokens = SparseRows::from_rows(plan.token_names.len(), tokens)?;
-        Ok(FeatureMatrix::new(dense, plan.names.clone(), tokens, plan.token_names.clone())?)
+        Ok(FeatureMatrix::with_names(dense, plan.names.clone(), tokens, plan.token_names.clone())?)
     }
 }
 

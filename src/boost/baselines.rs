@@ -56,30 +56,6 @@ pub fn fit_decision_tree_on(records: &FeatureMatrix, targets: ArrayView1<usize>,
 pub struct SammeStumps {
     stumps: Vec<(DecisionTree<f64, usize>, f64)>,
     n_classes: usize,
-    /// The training columns the stumps see (those not constant over the training blocks), in
-    /// order; `None` when that is all of them.
-    columns: Option<Vec<usize>>,
-}
-
-/// The columns of `records` that are not constant, in order; `None` when all are kept. A
-/// constant column never gives linfa-trees a split (it only cuts between values at least 10⁻⁵
-/// apart; NaN is never constant), and it keeps the first best split over the columns in order, so the trees found
-/// without these columns are the same, with the kept columns renumbered. A dense lexical view
-/// has a column per stem of the IDF table and most are zero in any training set: linfa-trees
-/// sorts and scans every column for every stump, so dropping them is most of SAMME's time.
-/// At least one column is kept, so the records never become empty.
-fn varying_columns(records: ArrayView2<f64>) -> Option<Vec<usize>> {
-    // NaN compares unequal to everything, so a column holding one is kept (linfa-trees does
-    // not skip NaN pairs).
-    let varies = |c: ArrayView1<f64>| c.first().is_some_and(|first| c.iter().any(|v| v != first));
-    let mut kept: Vec<usize> = records.columns().into_iter().enumerate().filter(|(_, c)| varies(c.view())).map(|(j, _)| j).collect();
-    if kept.len() == records.ncols() {
-        return None;
-    }
-    if kept.is_empty() && records.ncols() > 0 {
-        kept.push(0);
-    }
-    Some(kept)
 }
 
 impl SammeStumps {
@@ -91,12 +67,6 @@ impl SammeStumps {
             return Err(BoostError::EmptyTrainingSet);
         }
         let k = n_classes.max(2) as f64;
-        let columns = varying_columns(records);
-        let kept = columns.as_ref().map(|c| records.select(ndarray::Axis(1), c));
-        let records = match &kept {
-            Some(r) => r.view(),
-            None => records.view(),
-        };
         let params = boosting_tree_params(Some(1));
         let mut w = Array1::from_elem(n, 1.0 / n as f64);
         let mut stumps = Vec::new();
@@ -130,7 +100,7 @@ impl SammeStumps {
             w /= total;
             stumps.push((tree, alpha));
         }
-        Ok(Self { stumps, n_classes: n_classes.max(2), columns })
+        Ok(Self { stumps, n_classes: n_classes.max(2) })
     }
 
     /// [`fit`](Self::fit) on the dense form of a feature matrix (missing values read as 0).
@@ -144,12 +114,6 @@ impl SammeStumps {
 
     /// Step 3: the class with the largest α-weighted vote (lowest index on ties).
     pub fn predict(&self, records: ArrayView2<f64>) -> Array1<usize> {
-        // Only the training columns the stumps were fitted on, renumbered the same way.
-        let kept = self.columns.as_ref().map(|c| records.select(ndarray::Axis(1), c));
-        let records = match &kept {
-            Some(r) => r.view(),
-            None => records.view(),
-        };
         let mut votes = Array2::<f64>::zeros((records.nrows(), self.n_classes));
         for (tree, alpha) in &self.stumps {
             let pred: Array1<usize> = tree.predict(&records);
@@ -178,40 +142,5 @@ mod tests {
         let samme = SammeStumps::fit(x.view(), y.view(), 3, 10).expect("fits");
         assert!(samme.n_stumps() >= 2, "one stump cannot separate 3 classes");
         assert_eq!(samme.predict(x.view()), y);
-    }
-
-    #[test]
-    fn constant_columns_are_dropped_without_changing_the_stumps() {
-        let x = array![[1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 1.0], [5.0, 0.0], [6.0, 1.0]];
-        let y = array![0usize, 0, 1, 1, 2, 2];
-        // The same columns with constant ones before, between and after them.
-        let wide = array![
-            [7.0, 1.0, 0.0, 0.0, 0.0],
-            [7.0, 2.0, 0.0, 1.0, 0.0],
-            [7.0, 3.0, 0.0, 0.0, 0.0],
-            [7.0, 4.0, 0.0, 1.0, 0.0],
-            [7.0, 5.0, 0.0, 0.0, 0.0],
-            [7.0, 6.0, 0.0, 1.0, 0.0]
-        ];
-        assert_eq!(varying_columns(wide.view()), Some(vec![1, 3]));
-        assert_eq!(varying_columns(x.view()), None);
-        assert_eq!(varying_columns(array![[1.0, 2.0], [1.0, 2.0]].view()), Some(vec![0]));
-        assert_eq!(varying_columns(array![[f64::NAN, 2.0], [f64::NAN, 2.0]].view()), Some(vec![0]));
-        let narrow = SammeStumps::fit(x.view(), y.view(), 3, 10).expect("fits");
-        let widened = SammeStumps::fit(wide.view(), y.view(), 3, 10).expect("fits");
-        assert_eq!(widened.n_stumps(), narrow.n_stumps());
-        // The kept columns are renumbered 0 and 1, so each stump tests the same column at the
-        // same value and predicts the same classes. (Not compared bit for bit: linfa-trees sums
-        // class weights in `HashMap` order, which differs between runs in the last f32 bits.)
-        for ((a, alpha_a), (b, alpha_b)) in narrow.stumps.iter().zip(&widened.stumps) {
-            let (sa, sb) = (a.root_node().split(), b.root_node().split());
-            assert_eq!((sa.0, sa.1), (sb.0, sb.1));
-            assert!((alpha_a - alpha_b).abs() < 1e-6, "{alpha_a} vs {alpha_b}");
-            assert_eq!(a.predict(&x), b.predict(&x));
-        }
-        // New blocks whose constant columns differ from training are still read through the
-        // kept columns only.
-        let test = array![[0.0, 2.5, 9.0, 1.0, 9.0], [0.0, 5.5, 9.0, 0.0, 9.0]];
-        assert_eq!(widened.predict(test.view()), narrow.predict(array![[2.5, 1.0], [5.5, 0.0]].view()));
     }
 }

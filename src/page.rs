@@ -471,7 +471,7 @@ fn is_one_of(name: &[u8], names: &[&str]) -> bool {
 /// Drops start tags of block-level elements nested deeper than `limit`, and as many of their end
 /// tags, before parsing; returns `None` (no copy) when the page nests no deeper. Browsers bound
 /// the DOM depth the same way (Chromium at 512); no real page comes near it, while a hostile one
-/// nested 100,000 deep would make the parser quadratic. The scan is [`TagScan`]'s light
+/// nested 100,000 deep would make the parser quadratic. The scan is `TagScan`'s light
 /// tokenizer, counting only the elements in `SCOPE_SCANNING`.
 pub fn flatten_deep_nesting(text: &str, limit: usize) -> Option<String> {
     let (cuts, _) = scan_structure(text, limit, usize::MAX);
@@ -553,7 +553,7 @@ pub const MAX_ELEMENTS: usize = 100_000;
 
 /// The byte offset of the start tag after the first `limit` ones, where the page is cut to keep
 /// `limit` elements; `None` when the page has no more (no copy is made). The scan is
-/// [`TagScan`]'s light tokenizer: comments and the content of raw-text elements are skipped, and
+/// `TagScan`'s light tokenizer: comments and the content of raw-text elements are skipped, and
 /// a start tag is a `<` followed by an ASCII letter.
 pub fn truncate_elements(text: &str, limit: usize) -> Option<usize> {
     TagScan::new(text).filter(|t| !t.closing).nth(limit).map(|t| t.start)

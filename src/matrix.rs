@@ -17,6 +17,7 @@
 use linfa::dataset::Records;
 use ndarray::{Array2, Axis};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Why a matrix could not be built or combined.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -199,12 +200,68 @@ impl SparseRows {
     }
 }
 
+/// Column names shared between matrices: a view's token columns are the IDF table's stems
+/// (tens of thousands of names), so every page's matrix shares one list instead of copying it,
+/// and two matrices built from the same list compare equal without reading the names.
+/// Serialised as a plain list of strings.
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[serde(from = "Vec<String>", into = "Vec<String>")]
+pub struct Names(Arc<[String]>);
+
+impl Names {
+    /// Whether `self` and `other` are the same shared list (equal without comparing names).
+    pub fn same_list(&self, other: &Names) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for Names {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        &self.0
+    }
+}
+
+impl From<Vec<String>> for Names {
+    fn from(names: Vec<String>) -> Self {
+        Names(names.into())
+    }
+}
+
+impl From<Names> for Vec<String> {
+    fn from(names: Names) -> Self {
+        names.0.to_vec()
+    }
+}
+
+impl PartialEq for Names {
+    fn eq(&self, other: &Names) -> bool {
+        self.same_list(other) || self.0[..] == other.0[..]
+    }
+}
+
+impl Eq for Names {}
+
+impl std::fmt::Debug for Names {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.0.iter()).finish()
+    }
+}
+
 /// Names of one matrix's columns, in order: what a saved model records so it can check that it
 /// is applied to the features it was trained on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FeatureSchema {
-    pub numeric_names: Vec<String>,
-    pub token_names: Vec<String>,
+    pub numeric_names: Names,
+    pub token_names: Names,
+}
+
+impl FeatureSchema {
+    /// Whether both name lists are shared with `other`'s (equal without comparing names).
+    pub fn same_lists(&self, other: &FeatureSchema) -> bool {
+        self.numeric_names.same_list(&other.numeric_names) && self.token_names.same_list(&other.token_names)
+    }
 }
 
 /// One view's features for a set of blocks: dense numeric columns (`NaN` = missing) and sparse
@@ -219,6 +276,12 @@ pub struct FeatureMatrix {
 impl FeatureMatrix {
     /// Builds a matrix, checking that names match columns and both tables have the same blocks.
     pub fn new(numeric: Array2<f64>, numeric_names: Vec<String>, tokens: SparseRows, token_names: Vec<String>) -> Result<Self, MatrixError> {
+        Self::with_names(numeric, numeric_names.into(), tokens, token_names.into())
+    }
+
+    /// [`FeatureMatrix::new`] with shared name lists (not copied): what a view builder does for
+    /// every page, since a lexical view has a name per stem of its IDF table.
+    pub fn with_names(numeric: Array2<f64>, numeric_names: Names, tokens: SparseRows, token_names: Names) -> Result<Self, MatrixError> {
         if numeric.ncols() != numeric_names.len() {
             return Err(MatrixError::NamesLength { kind: "numeric", columns: numeric.ncols(), names: numeric_names.len() });
         }
@@ -234,9 +297,9 @@ impl FeatureMatrix {
     /// A matrix with numeric columns only, named `x0`, `x1`, … (the form of linfa's dense
     /// records).
     pub fn from_dense(numeric: Array2<f64>) -> Self {
-        let names = (0..numeric.ncols()).map(|j| format!("x{j}")).collect();
+        let names: Vec<String> = (0..numeric.ncols()).map(|j| format!("x{j}")).collect();
         let rows = numeric.nrows();
-        Self { numeric, tokens: SparseRows::empty(rows, 0), schema: FeatureSchema { numeric_names: names, token_names: Vec::new() } }
+        Self { numeric, tokens: SparseRows::empty(rows, 0), schema: FeatureSchema { numeric_names: names.into(), token_names: Names::default() } }
     }
 
     /// Number of blocks.
@@ -309,11 +372,13 @@ impl FeatureMatrix {
         }
         let numeric =
             ndarray::concatenate(Axis(1), &[self.numeric.view(), other.numeric.view()]).map_err(|e| MatrixError::SchemaMismatch { detail: e.to_string() })?;
-        let mut numeric_names = self.schema.numeric_names.clone();
-        numeric_names.extend_from_slice(&other.schema.numeric_names);
-        let mut token_names = self.schema.token_names.clone();
-        token_names.extend_from_slice(&other.schema.token_names);
-        Ok(Self { numeric, tokens: self.tokens.hstack(&other.tokens), schema: FeatureSchema { numeric_names, token_names } })
+        let numeric_names: Vec<String> = self.schema.numeric_names.iter().chain(other.schema.numeric_names.iter()).cloned().collect();
+        let token_names: Vec<String> = self.schema.token_names.iter().chain(other.schema.token_names.iter()).cloned().collect();
+        Ok(Self {
+            numeric,
+            tokens: self.tokens.hstack(&other.tokens),
+            schema: FeatureSchema { numeric_names: numeric_names.into(), token_names: token_names.into() },
+        })
     }
 
     /// Dense copy: numeric columns (missing replaced by `missing`) then token weights (0 when
@@ -404,6 +469,28 @@ mod tests {
         assert_eq!(h.numeric()[(1, 3)], 3.0);
         assert_eq!(h.token_names()[5], "t2");
         assert_eq!(h.nfeatures(), 10);
+    }
+
+    #[test]
+    fn shared_names_compare_without_copies_and_serialise_as_lists() {
+        let m = small();
+        let n = FeatureMatrix::with_names(m.numeric().clone(), m.schema().numeric_names.clone(), m.tokens().clone(), m.schema().token_names.clone())
+            .expect("same shapes");
+        assert!(n.schema().same_lists(m.schema()));
+        let s = m.select_rows(&[1]).expect("row exists");
+        assert!(s.schema().same_lists(m.schema()), "row subsets share the lists");
+        // Equal names in different lists are still equal, just not shared.
+        let copy = small();
+        assert!(!copy.schema().same_lists(m.schema()));
+        assert_eq!(copy.schema(), m.schema());
+        let json = serde_json::to_string(m.schema()).expect("serialises");
+        assert_eq!(json, r#"{"numeric_names":["n0","n1"],"token_names":["t0","t1","t2"]}"#);
+        let back: FeatureSchema = serde_json::from_str(&json).expect("reads back");
+        assert_eq!(&back, m.schema());
+        assert!(matches!(
+            FeatureMatrix::with_names(Array2::zeros((3, 1)), Names::default(), SparseRows::empty(3, 0), Names::default()),
+            Err(MatrixError::NamesLength { kind: "numeric", columns: 1, names: 0 })
+        ));
     }
 
     #[test]

@@ -240,11 +240,12 @@ impl Page {
                 repairs.push(Repair::ClosedRawText);
             }
         }
-        if let Some(flat) = flatten_deep_nesting(&text, opts.max_nesting) {
+        let (flat, cut) = bound_structure(&text, opts.max_nesting, opts.max_elements);
+        if let Some(flat) = flat {
             text = Cow::Owned(flat);
             repairs.push(Repair::FlattenedNesting);
         }
-        if let Some(cut) = truncate_elements(&text, opts.max_elements) {
+        if let Some(cut) = cut {
             text = Cow::Owned(text[..cut].to_string());
             repairs.push(Repair::TruncatedElements);
         }
@@ -419,77 +420,139 @@ const SCOPE_SCANNING: &[&str] = &[
 /// Elements whose content is raw text: no tags inside them are counted.
 const RAW_TEXT: &[&str] = &["script", "style", "textarea", "title", "xmp", "noscript", "iframe", "noembed", "noframes"];
 
+/// A start or end tag found by [`TagScan`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ScannedTag<'a> {
+    /// Offset of its `<`.
+    start: usize,
+    /// Offset just past its `>` (the end of the text if it has none).
+    end: usize,
+    closing: bool,
+    /// The name as written (ASCII letters and digits, starting with a letter).
+    name: &'a [u8],
+}
+
+/// The light tokenizer behind [`flatten_deep_nesting`] and [`truncate_elements`]: the start and
+/// end tags of a text in order, where a tag is `<` or `</` followed by an ASCII letter (as in
+/// the HTML tokenizer) and ends at the first `>` after its name. Comments are skipped, and so is
+/// the content of a raw-text element (`RAW_TEXT`) up to its appropriate end tag (the parser
+/// takes no tags inside them either).
+struct TagScan<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> TagScan<'a> {
+    fn new(text: &'a str) -> TagScan<'a> {
+        TagScan { bytes: text.as_bytes(), at: 0 }
+    }
+}
+
+impl<'a> Iterator for TagScan<'a> {
+    type Item = ScannedTag<'a>;
+
+    fn next(&mut self) -> Option<ScannedTag<'a>> {
+        let bytes = self.bytes;
+        loop {
+            let start = self.at + bytes.get(self.at..)?.iter().position(|&b| b == b'<')?;
+            let rest = &bytes[start + 1..];
+            if rest.starts_with(b"!--") {
+                self.at = find(bytes, start + 4, b"-->").map_or(bytes.len(), |e| e + 3);
+                continue;
+            }
+            let closing = rest.first() == Some(&b'/');
+            let name_start = start + 1 + usize::from(closing);
+            if !bytes.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
+                self.at = start + 1;
+                continue;
+            }
+            let name_len = bytes[name_start..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+            let name = &bytes[name_start..name_start + name_len];
+            let after_name = name_start + name_len;
+            let end = bytes[after_name..].iter().position(|&b| b == b'>').map_or(bytes.len(), |e| after_name + e + 1);
+            self.at = if !closing && is_one_of(name, RAW_TEXT) { find_end_tag(bytes, end, name).unwrap_or(bytes.len()) } else { end };
+            return Some(ScannedTag { start, end, closing, name });
+        }
+    }
+}
+
+/// Whether a tag name is one of `names` (lower case), in any case.
+fn is_one_of(name: &[u8], names: &[&str]) -> bool {
+    names.iter().any(|n| n.as_bytes().eq_ignore_ascii_case(name))
+}
+
 /// Drops start tags of block-level elements nested deeper than `limit`, and as many of their end
 /// tags, before parsing; returns `None` (no copy) when the page nests no deeper. Browsers bound
 /// the DOM depth the same way (Chromium at 512); no real page comes near it, while a hostile one
-/// nested 100,000 deep would make the parser quadratic. The scan is a light tokenizer: it skips
-/// comments and raw-text elements and only counts the elements in `SCOPE_SCANNING`.
+/// nested 100,000 deep would make the parser quadratic. The scan is `TagScan`'s light
+/// tokenizer, counting only the elements in `SCOPE_SCANNING`.
 pub fn flatten_deep_nesting(text: &str, limit: usize) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut dropped = 0usize;
+    let (cuts, _) = scan_structure(text, limit, usize::MAX);
+    apply_cuts(text, &cuts)
+}
+
+/// One pass of [`TagScan`] for both bounds: the tags [`flatten_deep_nesting`] drops (as byte
+/// ranges), and where [`truncate_elements`] would cut the text as it is (ignoring the drops).
+fn scan_structure(text: &str, max_nesting: usize, max_elements: usize) -> (Vec<(usize, usize)>, Option<usize>) {
+    let (mut depth, mut dropped, mut count) = (0usize, 0usize, 0usize);
     let mut cuts: Vec<(usize, usize)> = Vec::new();
-    let mut i = 0;
-    while let Some(off) = bytes[i..].iter().position(|&b| b == b'<') {
-        let start = i + off;
-        let rest = &bytes[start + 1..];
-        if rest.starts_with(b"!--") {
-            i = find(bytes, start + 4, b"-->").map_or(bytes.len(), |e| e + 3);
+    let mut cut_at = None;
+    for tag in TagScan::new(text) {
+        if !tag.closing {
+            if count == max_elements && cut_at.is_none() {
+                cut_at = Some(tag.start);
+            }
+            count += 1;
+        }
+        if !is_one_of(tag.name, SCOPE_SCANNING) {
             continue;
         }
-        let closing = rest.first() == Some(&b'/');
-        let name_start = start + 1 + usize::from(closing);
-        let name_len = bytes[name_start..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
-        if name_len == 0 {
-            i = start + 1;
-            continue;
-        }
-        // Tag names of interest are at most 10 bytes: lower-case them into a stack buffer.
-        let mut buf = [0u8; 12];
-        if name_len > buf.len() {
-            i = name_start + name_len;
-            continue;
-        }
-        for (d, s) in buf.iter_mut().zip(&bytes[name_start..name_start + name_len]) {
-            *d = s.to_ascii_lowercase();
-        }
-        let name = std::str::from_utf8(&buf[..name_len]).unwrap_or("");
-        let end = bytes[name_start..].iter().position(|&b| b == b'>').map_or(bytes.len(), |e| name_start + e + 1);
-        if !closing && RAW_TEXT.contains(&name) {
-            i = find_end_tag(bytes, end, name.as_bytes()).unwrap_or(bytes.len());
-            continue;
-        }
-        if SCOPE_SCANNING.contains(&name) {
-            let self_closing = bytes[..end].ends_with(b"/>");
-            if closing {
-                if dropped > 0 {
-                    dropped -= 1;
-                    cuts.push((start, end));
-                } else {
-                    depth = depth.saturating_sub(1);
-                }
-            } else if !self_closing {
-                if depth >= limit {
-                    dropped += 1;
-                    cuts.push((start, end));
-                } else {
-                    depth += 1;
-                }
+        if tag.closing {
+            if dropped > 0 {
+                dropped -= 1;
+                cuts.push((tag.start, tag.end));
+            } else {
+                depth = depth.saturating_sub(1);
+            }
+        } else if !text.as_bytes()[..tag.end].ends_with(b"/>") {
+            if depth >= max_nesting {
+                dropped += 1;
+                cuts.push((tag.start, tag.end));
+            } else {
+                depth += 1;
             }
         }
-        i = end;
     }
+    (cuts, cut_at)
+}
+
+/// `text` without the byte ranges `cuts` (increasing, disjoint, on tag boundaries); `None` (no
+/// copy) when there are none.
+fn apply_cuts(text: &str, cuts: &[(usize, usize)]) -> Option<String> {
     if cuts.is_empty() {
         return None;
     }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    for (s, e) in cuts {
+    for &(s, e) in cuts {
         out.push_str(&text[at..s]);
         at = e;
     }
     out.push_str(&text[at..]);
     Some(out)
+}
+
+/// [`flatten_deep_nesting`] then [`truncate_elements`] in one scan of the text when nothing is
+/// flattened (every real page): the flattened text, whether it was flattened, and the cut.
+fn bound_structure(text: &str, max_nesting: usize, max_elements: usize) -> (Option<String>, Option<usize>) {
+    let (cuts, cut_at) = scan_structure(text, max_nesting, max_elements);
+    match apply_cuts(text, &cuts) {
+        Some(flat) => {
+            let cut_at = truncate_elements(&flat, max_elements);
+            (Some(flat), cut_at)
+        }
+        None => (None, cut_at),
+    }
 }
 
 /// Default [`LoadOptions::max_elements`]: 100,000 start tags (the parser may add the implied
@@ -502,38 +565,11 @@ pub fn flatten_deep_nesting(text: &str, limit: usize) -> Option<String> {
 pub const MAX_ELEMENTS: usize = 100_000;
 
 /// The byte offset of the start tag after the first `limit` ones, where the page is cut to keep
-/// `limit` elements; `None` when the page has no more (no copy is made). The scan is the light
-/// tokenizer of [`flatten_deep_nesting`]: comments and the content of raw-text elements are
-/// skipped, and a start tag is a `<` followed by an ASCII letter.
+/// `limit` elements; `None` when the page has no more (no copy is made). The scan is
+/// `TagScan`'s light tokenizer: comments and the content of raw-text elements are skipped, and
+/// a start tag is a `<` followed by an ASCII letter.
 pub fn truncate_elements(text: &str, limit: usize) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut count = 0usize;
-    let mut i = 0;
-    while let Some(off) = bytes[i..].iter().position(|&b| b == b'<') {
-        let start = i + off;
-        let rest = &bytes[start + 1..];
-        if rest.starts_with(b"!--") {
-            i = find(bytes, start + 4, b"-->").map_or(bytes.len(), |e| e + 3);
-            continue;
-        }
-        if !rest.first().is_some_and(u8::is_ascii_alphabetic) {
-            i = start + 1;
-            continue;
-        }
-        if count == limit {
-            return Some(start);
-        }
-        count += 1;
-        let name_len = rest.iter().take_while(|b| b.is_ascii_alphanumeric()).count();
-        let name = &rest[..name_len];
-        let end = bytes[start..].iter().position(|&b| b == b'>').map_or(bytes.len(), |e| start + e + 1);
-        if RAW_TEXT.iter().any(|r| r.as_bytes().eq_ignore_ascii_case(name)) {
-            i = find_end_tag(bytes, end, name).unwrap_or(bytes.len());
-            continue;
-        }
-        i = end;
-    }
-    None
+    TagScan::new(text).filter(|t| !t.closing).nth(limit).map(|t| t.start)
 }
 
 /// Position of the next appropriate end tag `</name` (any case, followed by whitespace, `/`,
@@ -861,6 +897,23 @@ mod tests {
         let err = load(&junk).unwrap_err();
         assert!(matches!(err, PageError::Binary { .. }));
         assert!(err.to_string().starts_with("t.html: not HTML"), "{err}");
+    }
+
+    #[test]
+    fn tag_scan_skips_comments_raw_text_and_non_tags() {
+        let text = "<!DOCTYPE html><P class=a>1 < 2<!-- <div> --><Script>'<b>'</scriptx></SCRIPT ><br/></p><1>";
+        let tags: Vec<(usize, usize, bool, &str)> = TagScan::new(text).map(|t| (t.start, t.end, t.closing, std::str::from_utf8(t.name).unwrap())).collect();
+        // `<!DOCTYPE`, `< 2`, the comment, the script's content (with `</scriptx>`) and `<1>`
+        // are not tags.
+        assert_eq!(tags, [(15, 26, false, "P"), (45, 53, false, "Script"), (68, 78, true, "SCRIPT"), (78, 83, false, "br"), (83, 87, true, "p")]);
+        // Both bounds come from one scan; the cut is the third start tag.
+        assert_eq!(scan_structure(text, 0, 2), (vec![], Some(78)));
+        assert_eq!(truncate_elements(text, 2), Some(78));
+        assert_eq!(truncate_elements(text, 3), None);
+        let nested = "<div><div><p>x</p></div></div>";
+        assert_eq!(scan_structure(nested, 1, 1), (vec![(5, 10), (18, 24)], Some(5)));
+        // Flattened first, then cut on the flattened text (`<div><p>x</p></div>`).
+        assert_eq!(bound_structure(nested, 1, 1), (Some("<div><p>x</p></div>".to_string()), Some(5)));
     }
 
     #[test]

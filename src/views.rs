@@ -93,8 +93,9 @@ struct ViewPlan {
     /// `(index among the view's registry groups, first dense column, dense width, first token
     /// column, token columns)`, in registry order.
     groups: Vec<(usize, usize, usize, usize, usize)>,
-    names: Vec<String>,
-    token_names: Vec<String>,
+    /// Shared with every page's matrix (cloning is a reference count, not a copy).
+    names: crate::matrix::Names,
+    token_names: crate::matrix::Names,
 }
 
 /// Builds both views for pages, with the feature groups an experiment chose.
@@ -194,7 +195,7 @@ impl ViewBuilder {
             }
         }
         let tokens = SparseRows::from_rows(plan.token_names.len(), tokens)?;
-        Ok(FeatureMatrix::new(dense, plan.names.clone(), tokens, plan.token_names.clone())?)
+        Ok(FeatureMatrix::with_names(dense, plan.names.clone(), tokens, plan.token_names.clone())?)
     }
 }
 
@@ -204,15 +205,15 @@ fn plan(registry: &Registry, view: ViewKind, chosen: &[String], idf: &IdfTable) 
     if let Some(unknown) = chosen.iter().find(|c| !known.contains(&c.as_str())) {
         return Err(ViewError::UnknownGroup { view: view.name(), group: unknown.clone(), known: known.join(", ") });
     }
-    let mut plan = ViewPlan::default();
+    let (mut groups, mut names, mut all_tokens) = (Vec::new(), Vec::new(), Vec::new());
     for (i, group) in registry.groups(view).enumerate().filter(|(_, g)| chosen.iter().any(|c| c == g.name())) {
         let features = group.features();
         let token_names = group.token_names(idf);
-        plan.groups.push((i, plan.names.len(), features.len(), plan.token_names.len(), token_names.len()));
-        plan.names.extend(features.into_iter().map(|(n, _)| n));
-        plan.token_names.extend(token_names);
+        groups.push((i, names.len(), features.len(), all_tokens.len(), token_names.len()));
+        names.extend(features.into_iter().map(|(n, _)| n));
+        all_tokens.extend(token_names);
     }
-    Ok(plan)
+    Ok(ViewPlan { groups, names: names.into(), token_names: all_tokens.into() })
 }
 
 #[cfg(test)]

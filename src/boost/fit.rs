@@ -64,6 +64,7 @@ impl AdaBoostMhValidParams {
             stop_reason,
             epsilon,
             params: self.clone(),
+            checked: Default::default(),
         })
     }
 

@@ -41,6 +41,21 @@ pub struct AdaBoostMh {
     pub(crate) stop_reason: StopReason,
     pub(crate) epsilon: f64,
     pub(crate) params: AdaBoostMhValidParams,
+    /// The first records' schema found equal to `schema`, kept so that later records sharing
+    /// its name lists (every page's matrix from one view builder) pass the check without
+    /// comparing tens of thousands of names again.
+    #[serde(skip)]
+    pub(crate) checked: CheckedSchema,
+}
+
+/// Memo of [`AdaBoostMh::check_schema`]; not part of the model (always equal, never saved).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CheckedSchema(std::sync::OnceLock<FeatureSchema>);
+
+impl PartialEq for CheckedSchema {
+    fn eq(&self, _: &CheckedSchema) -> bool {
+        true
+    }
 }
 
 /// Labels and confidences of a set of blocks.
@@ -96,7 +111,13 @@ impl AdaBoostMh {
 
     /// Fails unless `x` has exactly the training columns (same names, same order).
     pub fn check_schema(&self, x: &FeatureMatrix) -> Result<(), BoostError> {
-        if x.schema() == &self.schema {
+        let schema = x.schema();
+        if schema.same_lists(&self.schema) || self.checked.0.get().is_some_and(|c| schema.same_lists(c)) {
+            return Ok(());
+        }
+        if schema == &self.schema {
+            // Holding the lists keeps them alive, so an equal address always means equal names.
+            let _ = self.checked.0.set(schema.clone());
             return Ok(());
         }
         Err(BoostError::SchemaMismatch {
@@ -392,7 +413,9 @@ mod validate_tests {
         m.epsilon = -1.0;
         rejected(&m, "smoothing");
         let mut m = good.clone();
-        m.schema.numeric_names[1] = "a".into();
+        let mut names = m.schema.numeric_names.to_vec();
+        names[1] = "a".into();
+        m.schema.numeric_names = names.into();
         rejected(&m, "appears twice");
         let mut m = good;
         m.format_version = 99;

@@ -34,6 +34,13 @@ pub(crate) struct TrainIndex {
     numeric: Vec<NumericColumn>,
     /// Per token column, the blocks where it is present (increasing).
     tokens: Vec<Vec<u32>>,
+    /// The features a round searches: every numeric column, and each token column whose blocks
+    /// differ from those of every lower token column. Token columns with the same blocks have
+    /// bit-identical Z in every round (the same sums in the same order), so only the lowest of
+    /// them can win the tie-break, and the others need no search: the chosen stump is the one
+    /// an exhaustive search picks. A vocabulary of tens of thousands of stems has most of them
+    /// absent from a training set, or present in the same single block.
+    searched: Vec<usize>,
     n_rows: usize,
 }
 
@@ -51,12 +58,17 @@ pub(crate) struct Candidate {
 impl TrainIndex {
     /// Sorts every numeric column once (into bins) and lists every token column's blocks.
     pub fn new(x: &FeatureMatrix, max_bins: Option<usize>) -> Self {
-        let numeric = x.numeric().columns().into_iter().collect::<Vec<_>>().into_par_iter().map(|col| NumericColumn::new(col, max_bins)).collect();
-        Self { numeric, tokens: x.tokens().column_rows(), n_rows: x.n_rows() }
+        let numeric: Vec<NumericColumn> =
+            x.numeric().columns().into_iter().collect::<Vec<_>>().into_par_iter().map(|col| NumericColumn::new(col, max_bins)).collect();
+        let tokens = x.tokens().column_rows();
+        let searched = searched_features(numeric.len(), &tokens);
+        Self { numeric, tokens, searched, n_rows: x.n_rows() }
     }
 
-    fn n_features(&self) -> usize {
-        self.numeric.len() + self.tokens.len()
+    /// Number of features searched each round (see `searched`).
+    #[cfg(test)]
+    pub fn n_searched(&self) -> usize {
+        self.searched.len()
     }
 
     /// Weak learner step of each round: the candidate with the smallest Z over all features.
@@ -71,9 +83,10 @@ impl TrainIndex {
         let (tot_pos32, tot_neg32) = d.totals(true);
         let avx2 = has_avx2();
         let search = FeatureSearch { index: self, d, tot_pos: &tot_pos, tot_neg: &tot_neg, tot_pos32: &tot_pos32, tot_neg32: &tot_neg32, avx2 };
-        let mut screened: Vec<Screened> = (0..self.n_features())
-            .into_par_iter()
-            .map_init(Scratch::default, |scratch, f| search.dispatch(Stage::Screen, f, scratch))
+        let mut screened: Vec<Screened> = self
+            .searched
+            .par_iter()
+            .map_init(Scratch::default, |scratch, &f| search.dispatch(Stage::Screen, f, scratch))
             .flat_map_iter(|found| found.screened)
             .collect();
         let lowest = screened.iter().map(|c| c.s).fold(f64::INFINITY, f64::min);
@@ -122,6 +135,15 @@ impl TrainIndex {
             None => StumpTest::Present { column: c.feature - self.numeric.len() },
         }
     }
+}
+
+/// The numeric features `0..n_numeric`, then the lowest token feature of each distinct set of
+/// blocks (token column `t` is feature `n_numeric + t`), increasing.
+fn searched_features(n_numeric: usize, tokens: &[Vec<u32>]) -> Vec<usize> {
+    let mut seen: std::collections::HashSet<&[u32]> = std::collections::HashSet::with_capacity(tokens.len());
+    let mut searched: Vec<usize> = (0..n_numeric).collect();
+    searched.extend(tokens.iter().enumerate().filter(|(_, rows)| seen.insert(rows.as_slice())).map(|(t, _)| n_numeric + t));
+    searched
 }
 
 /// Total order used to pick the round's stump: smallest Z, then lowest feature, then lowest bin.

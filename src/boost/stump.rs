@@ -64,12 +64,51 @@ impl Stump {
         &self.outputs[self.branch(x, row) as usize]
     }
 
-    /// Adds this stump's output to every block's scores (`scores` is blocks × classes).
+    /// Adds this stump's output to every block's scores (`scores` is blocks × classes). The
+    /// test is matched once per stump, not per block, and rows are plain slices: applying a
+    /// model is a tenth of `parcels extract`'s time. Each score receives the same additions in
+    /// the same order as through [`Stump::output`], so the sums are bit-identical.
     pub(crate) fn add_to(&self, x: &FeatureMatrix, scores: &mut ndarray::Array2<f64>) {
-        for (row, mut s) in scores.outer_iter_mut().enumerate() {
-            for (acc, &o) in s.iter_mut().zip(self.output(x, row)) {
-                *acc += o;
+        let k = scores.ncols();
+        let Some(flat) = scores.as_slice_mut().filter(|_| k > 0) else {
+            for (row, mut s) in scores.outer_iter_mut().enumerate() {
+                add(s.iter_mut(), self.output(x, row));
+            }
+            return;
+        };
+        let rows = flat.chunks_exact_mut(k);
+        match self.test {
+            StumpTest::AtMost { column, threshold } if column < x.n_numeric() => {
+                for (s, &v) in rows.zip(x.numeric().column(column)) {
+                    let branch = if v.is_nan() {
+                        Branch::Missing
+                    } else if v <= threshold {
+                        Branch::True
+                    } else {
+                        Branch::False
+                    };
+                    add(s.iter_mut(), &self.outputs[branch as usize]);
+                }
+            }
+            StumpTest::AtMost { .. } => {
+                for s in rows {
+                    add(s.iter_mut(), &self.outputs[Branch::Missing as usize]);
+                }
+            }
+            StumpTest::Present { column } => {
+                let tokens = x.tokens();
+                for (row, s) in rows.enumerate() {
+                    let branch = if tokens.contains(row, column) { Branch::True } else { Branch::False };
+                    add(s.iter_mut(), &self.outputs[branch as usize]);
+                }
             }
         }
+    }
+}
+
+/// `acc[l] += outputs[l]` for each class `l`.
+fn add<'a>(acc: impl Iterator<Item = &'a mut f64>, outputs: &[f64]) {
+    for (a, &o) in acc.zip(outputs) {
+        *a += o;
     }
 }

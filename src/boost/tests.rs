@@ -285,6 +285,34 @@ fn agrees_with_reference(k: usize) {
 }
 
 #[test]
+fn tokens_with_the_same_blocks_are_searched_once_and_the_lowest_wins() {
+    let (x, y) = random_data(5, 60, 3);
+    // Column 0 copies token 3 (which carries the signal), columns 1..=8 are tokens 0..=7 (so
+    // column 4 repeats column 0), 9 and 10 are empty and 11 copies token 1 (column 2).
+    let rows: Vec<Vec<usize>> = (0..60)
+        .map(|i| {
+            let present = |t: usize| x.tokens().contains(i, t);
+            let mut r: Vec<usize> = (0..8).filter(|&t| present(t)).map(|t| t + 1).collect();
+            if present(3) {
+                r.push(0);
+            }
+            if present(1) {
+                r.push(11);
+            }
+            r
+        })
+        .collect();
+    let wide = matrix(x.numeric().clone(), rows, 12);
+    // 5 numeric features and token columns 0, 1, 2, 3, 5, 6, 7, 8, 9.
+    assert_eq!(super::search::TrainIndex::new(&wide, None).n_searched(), 5 + 9);
+    let reference = reference_boost(&wide, &y, 3, 12);
+    let model = exact(12).train(&wide, &y).expect("trains");
+    let tests: Vec<StumpTest> = model.stumps().iter().map(|s| s.test.clone()).collect();
+    assert_eq!(tests, reference.tests);
+    assert!(tests.contains(&StumpTest::Present { column: 0 }), "the signal token is chosen by its lowest column: {tests:?}");
+}
+
+#[test]
 fn portable_and_avx2_kernels_give_the_same_model() {
     use std::sync::atomic::Ordering;
     let (x, y) = random_data(29, 200, 6);

@@ -66,6 +66,27 @@ pub struct IdfTable {
     stems: Vec<String>,
     df: Vec<u64>,
     index: HashMap<String, u32>,
+    instance: TableInstance,
+}
+
+/// A number no other table built in this process has (clones keep it: they have the same
+/// content), so memos of a table's ids ([`super::LexicalCache`]) can tell tables apart even
+/// when one is dropped and another is built at the same address. Not part of the table's
+/// value: equal tables compare equal whatever their instances.
+#[derive(Debug, Clone)]
+struct TableInstance(u64);
+
+impl TableInstance {
+    fn next() -> TableInstance {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        TableInstance(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl PartialEq for TableInstance {
+    fn eq(&self, _: &TableInstance) -> bool {
+        true
+    }
 }
 
 impl IdfTable {
@@ -77,7 +98,13 @@ impl IdfTable {
         pairs.dedup_by(|a, b| a.0 == b.0);
         let (stems, df): (Vec<String>, Vec<u64>) = pairs.into_iter().map(|(s, d)| (s, d.min(documents))).unzip();
         let index = stems.iter().enumerate().map(|(i, s)| (s.clone(), i as u32)).collect();
-        IdfTable { documents, min_df, stems, df, index }
+        IdfTable { documents, min_df, stems, df, index, instance: TableInstance::next() }
+    }
+
+    /// This table's instance number (see `TableInstance`): tables with different numbers may
+    /// differ, tables with the same number are the same table or clones of it.
+    pub(crate) fn instance(&self) -> u64 {
+        self.instance.0
     }
 
     /// The shipped table counted over the Dragnet pages ([`DRAGNET_IDF_TSV`]).

@@ -217,8 +217,8 @@ pub struct LexicalCache {
     by_stem: HashMap<String, usize>,
     ids: Vec<Option<u32>>,
     tags: pos::TagCache,
-    /// The table the ids belong to: its address, pages and stems.
-    table: Option<(usize, u64, usize)>,
+    /// The table the ids belong to (its instance number).
+    table: Option<u64>,
 }
 
 impl LexicalCache {
@@ -226,7 +226,7 @@ impl LexicalCache {
     pub const MAX_WORDS: usize = 500_000;
 
     fn prepare(&mut self, idf: &IdfTable) {
-        let table = Some((idf as *const IdfTable as usize, idf.documents(), idf.len()));
+        let table = Some(idf.instance());
         if self.table != table || self.by_text.len() > Self::MAX_WORDS {
             *self = LexicalCache { table, ..LexicalCache::default() };
         }
@@ -234,9 +234,20 @@ impl LexicalCache {
 }
 
 /// The lexical features of every block of a divided page (see [`LexicalExtractor`] to reuse the
-/// stemmer and tagger over many pages).
+/// stemmer and tagger over many pages). Stems and tag candidates are memoised per thread across
+/// calls (a [`LexicalCache`], bounded, emptied when the table changes): most words of a page
+/// were seen on earlier ones, and looking them up is several times cheaper than stemming and
+/// tagging them again. The features are the same as with a fresh cache.
 pub fn extract(division: &Division, idf: &IdfTable) -> LexicalFeatures {
-    LexicalExtractor::new(idf).extract(division)
+    thread_local! {
+        static CACHE: std::cell::RefCell<LexicalCache> = std::cell::RefCell::new(LexicalCache::default());
+    }
+    let extractor = LexicalExtractor::new(idf);
+    CACHE.with(|cache| match cache.try_borrow_mut() {
+        Ok(mut cache) => extractor.extract_with(division, &mut cache),
+        // Only reachable if extraction were re-entered on this thread; stay correct then.
+        Err(_) => extractor.extract(division),
+    })
 }
 
 /// `words`, `vocabulary`, `vocabulary-ratio` (distinct stems / words) and `unknown-stem-ratio`.

@@ -119,6 +119,27 @@ fn cache_changes_nothing_and_follows_the_table() {
 }
 
 #[test]
+fn per_thread_cache_tells_same_sized_tables_apart() {
+    // Two tables with the same page count and stem count but different stems: the memo of the
+    // first must not give its ids to the second, even if the first is dropped and the second
+    // reuses its memory.
+    let d = division("<p>The cat sat. The dog ran. The dog.</p>");
+    let first = IdfTable::from_counts(4, [("cat".to_string(), 2), ("sat".to_string(), 1)], 1);
+    let fresh_first = LexicalExtractor::new(&first).extract_with(&d, &mut LexicalCache::default());
+    assert_eq!(extract(&d, &first), fresh_first);
+    drop(first);
+    let second = IdfTable::from_counts(4, [("dog".to_string(), 2), ("ran".to_string(), 1)], 1);
+    let fresh_second = LexicalExtractor::new(&second).extract_with(&d, &mut LexicalCache::default());
+    assert_ne!(fresh_first.tokens, fresh_second.tokens);
+    assert_eq!(extract(&d, &second), fresh_second);
+    // A clone is the same table: equal, and it may share the memo.
+    let clone = second.clone();
+    assert_eq!(clone, second);
+    assert_eq!(clone.instance(), second.instance());
+    assert_eq!(extract(&d, &clone), fresh_second);
+}
+
+#[test]
 fn numeric_names_are_stable() {
     let names = numeric_feature_names();
     assert_eq!(names.len(), 61);

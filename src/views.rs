@@ -7,9 +7,14 @@
 //! lists the groups to choose from (the built-in ones are in `views/builtin.rs`, reading the
 //! stylistic pass of [`crate::stylistic`] and the lexical pass of [`crate::lexical`] through a
 //! [`PageContext`] that computes each pass at most once per page). A view's columns are its
-//! chosen groups' columns in registry order: dense values (NaN = missing) and, for the lexical
-//! `tokens` group, sparse TF×IDF stems whose columns are the IDF table's ids, so every page's
-//! lexical matrix has the same columns.
+//! chosen groups' columns in registry order: dense values (NaN = missing) and sparse token
+//! columns — for the lexical `tokens` group TF×IDF stems whose columns are the IDF table's ids,
+//! for the stylistic `semantics` group markup tokens of a fixed vocabulary — so every page's
+//! matrices have the same columns.
+//!
+//! Opt-in groups ([`FeatureGroup::opt_in`]: `semantics`, `density`, `metadata`, the features of
+//! issue 14 for today's markup) are only built when a config names them, so configs without
+//! them, the models trained from those and their reports are unchanged.
 //!
 //! # How to add a feature group
 //!
@@ -22,7 +27,10 @@
 //! its rows in the feature table of the [`crate::stylistic`] module docs (a unit test checks it).
 
 mod builtin;
+mod density;
 mod groups;
+mod metadata;
+mod semantics;
 
 use serde::{Deserialize, Serialize};
 
@@ -40,14 +48,15 @@ use crate::stylistic::{StyleError, StyleOptions};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ViewConfig {
-    /// Groups of the stylistic view: `placement`, `layout`, `layer`, `table`, `font`, `image`, `css`.
+    /// Groups of the stylistic view: `placement`, `layout`, `layer`, `table`, `font`, `image`,
+    /// `css`; opt-in: `semantics`, `density`.
     pub stylistic: Vec<String>,
-    /// Groups of the lexical view: `words`, `links`, `pos`, `tokens`.
+    /// Groups of the lexical view: `words`, `links`, `pos`, `tokens`; opt-in: `metadata`.
     pub lexical: Vec<String>,
 }
 
 impl Default for ViewConfig {
-    /// Every built-in group.
+    /// Every built-in group that is not opt-in.
     fn default() -> Self {
         let registry = Registry::builtin();
         let names = |view| registry.names(view).into_iter().map(str::to_string).collect();
@@ -141,7 +150,8 @@ impl ViewBuilder {
         &self.stylistic.names
     }
 
-    /// Names of the stylistic view's token columns (none for the built-in groups).
+    /// Names of the stylistic view's token columns (those of the opt-in `semantics` group, if
+    /// chosen; none otherwise).
     pub fn stylistic_token_names(&self) -> &[String] {
         &self.stylistic.token_names
     }
@@ -200,7 +210,7 @@ impl ViewBuilder {
 
 /// Where the chosen groups' columns go; fails on a group the registry does not have.
 fn plan(registry: &Registry, view: ViewKind, chosen: &[String], idf: &IdfTable) -> Result<ViewPlan, ViewError> {
-    let known = registry.names(view);
+    let known = registry.known_names(view);
     if let Some(unknown) = chosen.iter().find(|c| !known.contains(&c.as_str())) {
         return Err(ViewError::UnknownGroup { view: view.name(), group: unknown.clone(), known: known.join(", ") });
     }
@@ -324,7 +334,7 @@ mod tests {
         let idf = || IdfTable::dragnet().unwrap();
         let err =
             ViewBuilder::new(&ViewConfig { stylistic: vec!["font".into()], lexical: vec!["colour".into()] }, idf(), StyleOptions::default()).err().unwrap();
-        assert_eq!(err.to_string(), "unknown lexical feature group \"colour\" (known: words, links, pos, tokens)");
+        assert_eq!(err.to_string(), "unknown lexical feature group \"colour\" (known: words, links, pos, tokens, metadata)");
         let err = ViewBuilder::new(&ViewConfig { stylistic: vec![], lexical: vec!["words".into()] }, idf(), StyleOptions::default()).err().unwrap();
         assert!(matches!(err, ViewError::Empty { view: "stylistic" }), "{err}");
         let err = Registry::builtin().with(Box::new(builtin_font())).err().unwrap();

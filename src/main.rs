@@ -107,7 +107,7 @@ fn main() -> ExitCode {
         Err(e) => {
             match e.downcast_ref::<parcels::output::UnsupportedFormat>() {
                 Some(unsupported) => eprintln!("{unsupported}"),
-                None => eprintln!("parcels: {e:#}"),
+                None => eprintln!("parcels: {}", cli::error_message(&e)),
             }
             ExitCode::FAILURE
         }

@@ -2,11 +2,26 @@
 """Main-text extraction of parcels against the Python extractors people use.
 
     python3 benches/peers/extract_peers.py [--venv DIR] [--corpora DIR] [--pages-limit N]
-        [--corpus dragnet|l3s ...] [--tools a,b,…|all] [--peer-input bytes|text]
-        [--l3s-cv FILE.jsonl | --reuse] [--l3s-cv-extra NAME=FILE.jsonl ...]
+        [--corpus dragnet|l3s|wcxb ...] [--tools a,b,…|all] [--peer-input bytes|text]
+        [--l3s-cv FILE.jsonl | --reuse] [--cv-extra CORPUS:NAME=FILE.jsonl ...]
         [--model NAME=PATH ...] [--reps N] [--out DIR]
 
-A full run (1,381 + 496 pages) takes about 5-7 minutes on 2 cores.
+A full run of Dragnet and L3S (1,381 + 496 pages) takes about 5-7 minutes on 2 cores; WCXB dev
+(1,497 larger pages) adds about as much again.
+
+rs-trafilatura (crates.io, Rust, MIT OR Apache-2.0) is run by a small program of ours,
+`benches/peers/rs-trafilatura/` (its own Cargo workspace and lock file, built once into
+`target/peers-rs`), as a whole process over the page files with default `Options`, timed like
+parcels. It was developed on WCXB: its WCXB dev figures are not on pages unseen by it.
+
+WCXB dev (`wcxb-dev/html/ID.html.gz`, gold `ground-truth/ID.json`) is scored with WCXB's own
+metric, re-implemented from its `evaluate.py` (see `wcxb_word_scores`): lower-cased `\\w+`
+tokens, multiset overlap, per-page precision, recall and F1 averaged over all pages (empty
+extraction or failure: 0), per page type as its script reads the type; the with/without snippet
+rates; title F1 as below; "author found" (word-bag F1 with the gold author ≥ 0.5) and "date
+found" (the date, normalised to YYYY-MM-DD, equals the gold publish date) over the pages whose
+gold has one. parcels' WCXB quality row is the default model (never trained on WCXB); models
+cross-validated by domain come in with `--cv-extra wcxb:NAME=FILE`.
 
 Peers: trafilatura, readability-lxml, jusText, boilerpy3 (ArticleExtractor) and resiliparse
 (`extract_plain_text(..., main_content=True)`), at pinned versions in a virtual environment that
@@ -137,9 +152,16 @@ PINS = {
 REEXEC_FLAG = "PARCELS_PEERS_IN_VENV"
 WARM_UP_PAGES = 20
 PEER_NAMES = ["trafilatura", "trafilatura-text", "readability", "justext", "boilerpy3",
-              "resiliparse"]
+              "resiliparse", "rs-trafilatura"]
 DEFAULT_PEERS = [name for name in PEER_NAMES if name != "trafilatura-text"]  # time budget
-CORPUS_NAMES = ["dragnet", "l3s"]
+# rs-trafilatura is a Rust crate: a small program of ours (benches/peers/rs-trafilatura) runs it
+# as a whole process over the page files, timed like parcels.
+PROCESS_PEERS = {"rs-trafilatura"}
+RS_TRAFILATURA_DIR = Path(__file__).resolve().parent / "rs-trafilatura"
+RS_TRAFILATURA_BIN = ROOT / "target" / "peers-rs" / "release" / "rs-trafilatura-peer"
+CORPUS_NAMES = ["dragnet", "l3s", "wcxb"]
+WCXB_TYPES = ["article", "forum", "product", "collection", "listing", "documentation",
+              "service"]
 
 
 def progress(msg):
@@ -389,6 +411,58 @@ def l3s_pages(corpora, limit):
     return pages, out
 
 
+def wcxb_page_type(data):
+    """The page type as WCXB's evaluate.py reads it: `_internal.page_type.primary` (a string is
+    taken as is, absent means article), `category` counted as `collection`."""
+    kind = ((data.get("_internal") or {}).get("page_type")) or {}
+    if isinstance(kind, dict):
+        kind = kind.get("primary", "article")
+    elif not isinstance(kind, str):
+        kind = "article"
+    return "collection" if kind == "category" else kind
+
+
+def wcxb_pages(corpora, limit):
+    """The WCXB dev pages (sorted by file id) with gold main text, title, author, date, page
+    type, domain and the with/without snippets of `ground-truth/ID.json`."""
+    import gzip
+    base = corpora / "wcxb-dev"
+    meta = json.loads((base / "metadata.json").read_text(encoding="utf-8"))["files"]
+    inputs = sorted((base / "html").glob("*.html.gz"))
+    notes = Counter(inputs=len(inputs), missing_gold=0, empty_gold=0, gold_author=0,
+                    gold_date=0)
+    pages = []
+    for path in inputs:
+        if limit and len(pages) >= limit:
+            break
+        key = path.name.split(".")[0]
+        gold_path = base / "ground-truth" / f"{key}.json"
+        if not gold_path.is_file():
+            notes["missing_gold"] += 1
+            continue
+        data = json.loads(gold_path.read_text(encoding="utf-8"))
+        gt = data.get("ground_truth")
+        if not isinstance(gt, dict):
+            notes["missing_gold"] += 1
+            continue
+        gold = gt.get("main_content") or ""
+        if not tokenize(gold):
+            notes["empty_gold"] += 1
+        author, date = gt.get("author") or None, gt.get("publish_date") or None
+        notes["gold_author"] += bool(author)
+        notes["gold_date"] += bool(date)
+        pages.append(dict(key=key, path=path, html=gzip.decompress(path.read_bytes()),
+                          gold=gold, title=gt.get("title") or None, author=author, date=date,
+                          page_type=wcxb_page_type(data),
+                          domain=(meta.get(key) or {}).get("domain"),
+                          with_=gt.get("with") or [], without=gt.get("without") or []))
+    return pages, dict(notes)
+
+
+CORPUS_PAGES = {"dragnet": lambda c, n: dragnet_pages(c, n), "l3s": lambda c, n: l3s_pages(c, n),
+                "wcxb": lambda c, n: wcxb_pages(c, n)}
+
+
 # --------------------------------------------------------------------------------------------
 # Metric (article-extraction-benchmark, evaluate.py; see the module docstring).
 
@@ -459,11 +533,83 @@ def title_f1(pred, gold):
     return 2 * overlap / (sum(g.values()) + sum(p.values())) if overlap else 0.0
 
 
+# WCXB's own metric, re-implemented from its evaluate.py (github.com/Murrough-Foley/
+# web-content-extraction-benchmark, functions `tokenize`, `word_f1`, `snippet_check`): lower-cased
+# `\w+` tokens, multiset overlap, per-page P/R/F1 averaged over ALL pages (an empty extraction or
+# a failure scores 0/0/0; a page with empty gold scores 1 if nothing is extracted, else 0).
+
+def wcxb_tokens(text):
+    return re.findall(r"\w+", (text or "").lower())
+
+
+def wcxb_word_scores(pred, gold):
+    """(precision, recall, F1) of one page, as WCXB's `word_f1`."""
+    p, g = wcxb_tokens(pred), wcxb_tokens(gold)
+    if not g:
+        return (1.0, 1.0, 1.0) if not p else (0.0, 0.0, 0.0)
+    if not p:
+        return 0.0, 0.0, 0.0
+    overlap = sum((Counter(p) & Counter(g)).values())
+    precision, recall = overlap / len(p), overlap / len(g)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return precision, recall, f1
+
+
+def snippet_rate(text, snippets):
+    """Share of `snippets` found in `text` (case-insensitive substring), as WCXB's
+    `snippet_check`; 1.0 without snippets."""
+    if not snippets:
+        return 1.0
+    lower = (text or "").lower()
+    return sum(1 for s in snippets if s.lower() in lower) / len(snippets)
+
+
+AUTHOR_FOUND_F1 = 0.5
+
+
+def author_found(pred, gold):
+    """An author counts as found when the F1 of the lower-cased `\w+` word bags of the
+    extracted and gold author is at least 0.5 ("Dylan Bailey" for "Dylan Bailey, MS, RD, FAND"
+    is found; "Danielle DeSiato" for three named authors is not)."""
+    return title_f1(pred or "", gold) >= AUTHOR_FOUND_F1
+
+
+ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})(?:-(\d{1,2}))?")
+
+
+def normalise_date(text):
+    """A tool's date → `YYYY-MM-DD` (or `YYYY-MM`), or None. ISO dates anywhere in the text are
+    read directly; other text goes through dateparser (a dependency of trafilatura's htmldate),
+    the same for every tool, requiring day, month and year."""
+    if not text:
+        return None
+    text = str(text)
+    m = ISO_DATE.search(text)
+    if m:
+        y, mo, d = m.groups()
+        return f"{y}-{int(mo):02d}" + (f"-{int(d):02d}" if d else "")
+    try:
+        import dateparser
+        parsed = dateparser.parse(text[:200], settings={
+            "REQUIRE_PARTS": ["day", "month", "year"], "PREFER_DAY_OF_MONTH": "first"})
+    except Exception:  # noqa: BLE001 - an unreadable date is a date not found
+        return None
+    return parsed.strftime("%Y-%m-%d") if parsed else None
+
+
+def date_found(pred, gold):
+    """The extracted date, normalised, equals the gold publish date (a gold `YYYY-MM` matches
+    any day of that month)."""
+    got = normalise_date(pred)
+    return bool(got) and got[:len(gold)] == gold
+
+
 # --------------------------------------------------------------------------------------------
 # Peers: each takes the page (bytes, or str with --peer-input text) → (main text, title|None).
 
 def make_peers(peer_input):
-    """name → (extract function, gives a title)."""
+    """name → (extract function, gives a title). A function returns (main text, title) or
+    (main text, title, {"author", "date"}) when the tool gives those."""
     logging.disable(logging.CRITICAL)  # trafilatura and readability log every discarded page
     import justext
     import lxml.html
@@ -483,7 +629,9 @@ def make_peers(peer_input):
     def run_trafilatura(page):
         doc = trafilatura.bare_extraction(prepare(page), include_comments=False,
                                           include_tables=True, with_metadata=True)
-        return (doc.text or "", doc.title) if doc is not None else ("", None)
+        if doc is None:
+            return "", None
+        return doc.text or "", doc.title, dict(author=doc.author, date=doc.date)
 
     def run_trafilatura_text(page):
         return trafilatura.extract(prepare(page), include_comments=False,
@@ -542,12 +690,14 @@ def run_peer(corpus, name, fn, pages, reps):
         for i, page in enumerate(pages):
             t0 = time.perf_counter()
             try:
-                text, title = fn(page["html"])
+                got = fn(page["html"])
+                text, title, meta = got[0], got[1], (got[2] if len(got) > 2 else {})
                 error = None
             except Exception as e:  # noqa: BLE001 - a peer must not stop the run
-                text, title, error = "", None, describe(e)
+                text, title, meta, error = "", None, {}, describe(e)
             if rep == 0:
                 outputs[page["key"]] = dict(text=text or "", title=title, error=error,
+                                            author=meta.get("author"), date=meta.get("date"),
                                             seconds=time.perf_counter() - t0)
             if (i + 1) % 250 == 0:
                 progress(f"{corpus} {name}: {i + 1}/{len(pages)} pages"
@@ -620,6 +770,46 @@ def run_parcels(binary, paths, model, threads, reps, label):
     return records, walls, errors
 
 
+def rs_trafilatura_binary():
+    """Builds the rs-trafilatura peer program when absent; returns its path."""
+    if not RS_TRAFILATURA_BIN.exists():
+        progress("building the rs-trafilatura peer (cargo, once)")
+        subprocess.run(["cargo", "build", "--release", "--locked", "--manifest-path",
+                        str(RS_TRAFILATURA_DIR / "Cargo.toml"), "--target-dir",
+                        str(ROOT / "target" / "peers-rs")], check=True)
+    return RS_TRAFILATURA_BIN
+
+
+def rs_trafilatura_version():
+    lock = (RS_TRAFILATURA_DIR / "Cargo.lock").read_text(encoding="utf-8")
+    m = re.search(r'name = "rs-trafilatura"\nversion = "([^"]+)"', lock)
+    return m.group(1) if m else "unknown"
+
+
+def run_process_peer(cmd, paths, reps, label):
+    """Times a whole extraction process over `paths` (one thread: RAYON_NUM_THREADS=1);
+    returns ({stem: record}, walls)."""
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    walls, records = [], {}
+    for rep in range(max(1, reps)):
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            start = time.perf_counter()
+            proc = subprocess.run(cmd + [str(p) for p in paths], cwd=ROOT, env=env, stdout=out,
+                                  stderr=err)
+            walls.append(time.perf_counter() - start)
+            if proc.returncode != 0:
+                err.seek(0)
+                sys.exit(f"extract_peers: {label} failed ({proc.returncode}):\n"
+                         + err.read().decode("utf-8", "replace")[-2000:])
+            if rep == 0:
+                out.seek(0)
+                records = parse_records(out.read().decode("utf-8").splitlines())
+    done = sum(1 for r in records.values() if "main_text" in r)
+    progress(f"{label}: {len(paths) / statistics.median(walls):.1f} pages/s (one thread), "
+             f"{len(paths) - done} failures")
+    return records, walls
+
+
 def parcels_outputs(records, pages):
     """Records → the same output dicts as the peers (error record or absent page = failure,
     empty extraction)."""
@@ -632,6 +822,7 @@ def parcels_outputs(records, pages):
                                     fold=(r or {}).get("fold"))
         else:
             out[page["key"]] = dict(text=r.get("main_text") or "", title=r.get("title"),
+                                    author=r.get("reporter"), date=r.get("date"),
                                     error=None, seconds=None, fold=r.get("fold"))
     return out
 
@@ -664,6 +855,8 @@ def l3s_cv_records(args, binary):
 
 def evaluate(outputs, pages, has_title):
     """Corpus figures and per-page figures of one tool's outputs."""
+    if pages and "page_type" in pages[0]:
+        return evaluate_wcxb(outputs, pages)
     per_page, rows = {}, []
     titles = []
     for page in pages:
@@ -697,6 +890,56 @@ def evaluate(outputs, pages, has_title):
     return figures
 
 
+def evaluate_wcxb(outputs, pages):
+    """WCXB figures of one tool's outputs: its word-level P/R/F1 averaged over all pages and
+    per page type, the with/without snippet rates, title F1 (pages with a gold title), and the
+    share of pages whose gold names an author (a date) where the tool found it."""
+    rows, per_page, by_type = [], {}, {}
+    titles, authors, dates = [], [], []
+    for page in pages:
+        o = outputs[page["key"]]
+        p, r, f1 = wcxb_word_scores(o["text"], page["gold"])
+        entry = dict(p=round(p, 5), r=round(r, 5), f1=round(f1, 5), type=page["page_type"],
+                     domain=page["domain"], tokens=len(wcxb_tokens(o["text"])))
+        entry["with"] = snippet_rate(o["text"], page["with_"])
+        entry["without"] = snippet_rate(o["text"], page["without"])
+        if o.get("seconds") is not None:
+            entry["s"] = round(o["seconds"], 5)
+        if o.get("error"):
+            entry["error"] = o["error"]
+        if o.get("fold") is not None:
+            entry["fold"] = o["fold"]
+        if page["title"] and wcxb_tokens(page["title"]):
+            entry["title_f1"] = title_f1(o.get("title") or "", page["title"])
+            titles.append(entry["title_f1"])
+        if page["author"]:
+            entry["author_found"] = author_found(o.get("author"), page["author"])
+            authors.append(entry["author_found"])
+        if page["date"]:
+            entry["date_found"] = date_found(o.get("date"), page["date"])
+            dates.append(entry["date_found"])
+        rows.append(entry)
+        by_type.setdefault(page["page_type"], []).append(entry)
+        per_page[page["key"]] = entry
+    mean = lambda xs: statistics.mean(xs) if xs else None  # noqa: E731
+    figures = dict(
+        precision=mean([e["p"] for e in rows]), recall=mean([e["r"] for e in rows]),
+        f1=mean([e["f1"] for e in rows]),
+        with_rate=mean([e["with"] for e in rows]), without_rate=mean([e["without"] for e in rows]),
+        per_type={t: dict(pages=len(es), f1=mean([e["f1"] for e in es]),
+                          precision=mean([e["p"] for e in es]),
+                          recall=mean([e["r"] for e in es]))
+                  for t, es in sorted(by_type.items())},
+        title_f1=mean(titles), title_pages=len(titles),
+        author_found=mean([float(x) for x in authors]), author_pages=len(authors),
+        date_found=mean([float(x) for x in dates]), date_pages=len(dates),
+        failures=sum(1 for o in outputs.values() if o.get("error")),
+        empty_outputs=sum(1 for page in pages if not wcxb_tokens(outputs[page["key"]]["text"])),
+    )
+    figures["per_page"] = per_page
+    return figures
+
+
 def fmt(x, digits=3):
     return "–" if x is None or x != x else f"{x:.{digits}f}"
 
@@ -717,6 +960,8 @@ def markdown_table(results):
     lines = ["| corpus | tool | pages | failures | main-text P | R | F1 | title F1 | pages/s "
              "| × trafilatura |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for corpus, c in results["corpora"].items():
+        if corpus == "wcxb":
+            continue
         base = c["tools"].get("trafilatura", {}).get("pages_per_s")
         for name, t in c["tools"].items():
             pps, ratio = speed_cells(t, base)
@@ -726,6 +971,40 @@ def markdown_table(results):
                 str(t["failures"]) if quality else "–",
                 fmt(t.get("precision")), fmt(t.get("recall")), fmt(t.get("f1")),
                 fmt(t.get("title_f1")) if t.get("has_title") else "–", pps, ratio]) + " |")
+    if "wcxb" in results["corpora"]:
+        lines += ["", wcxb_tables(results["corpora"]["wcxb"])]
+    return "\n".join(lines)
+
+
+def wcxb_tables(c):
+    """The WCXB table (its metric, title, author, date, speed) and the per-page-type F1 table."""
+    base = c["tools"].get("trafilatura", {}).get("pages_per_s")
+    types = [t for t in WCXB_TYPES if any(t in (x.get("per_type") or {})
+                                          for x in c["tools"].values())]
+    lines = ["| WCXB dev | pages | failures | P | R | F1 | with | without | title F1 | author "
+             "found | date found | pages/s | × trafilatura |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for t in c["tools"].values():
+        pps, ratio = speed_cells(t, base)
+        quality = t.get("f1") is not None
+        lines.append("| " + " | ".join([
+            t["label"], str(c["pages"]), str(t["failures"]) if quality else "–",
+            fmt(t.get("precision")), fmt(t.get("recall")), fmt(t.get("f1")),
+            fmt(t.get("with_rate")), fmt(t.get("without_rate")),
+            fmt(t.get("title_f1")) if t.get("has_title") else "–",
+            fmt(t.get("author_found")) if t.get("has_meta") else "–",
+            fmt(t.get("date_found")) if t.get("has_meta") else "–", pps, ratio]) + " |")
+    counts = {}
+    for t in c["tools"].values():
+        for name, v in (t.get("per_type") or {}).items():
+            counts[name] = v["pages"]
+    lines += ["", "| WCXB dev F1 by page type | " + " | ".join(
+                  f"{t} ({counts.get(t, 0)})" for t in types) + " |",
+              "|---|" + "---:|" * len(types)]
+    for t in c["tools"].values():
+        if t.get("per_type"):
+            lines.append("| " + t["label"] + " | " + " | ".join(
+                fmt((t["per_type"].get(x) or {}).get("f1")) for x in types) + " |")
     return "\n".join(lines)
 
 
@@ -816,6 +1095,9 @@ def parse_args():
     parser.add_argument("--l3s-cv", type=Path, help="cross-validated L3S records (JSONL)")
     parser.add_argument("--l3s-cv-extra", action="append", default=[], metavar="NAME=FILE",
                         help="more cross-validated L3S records (e.g. an ablation), quality rows")
+    parser.add_argument("--cv-extra", action="append", default=[], metavar="CORPUS:NAME=FILE",
+                        help="cross-validated parcels records of any corpus (`parcels "
+                             "cross-extract`), quality rows")
     parser.add_argument("--reuse", action="store_true",
                         help=f"reuse {DEFAULT_CV.relative_to(ROOT)} when it exists")
     parser.add_argument("--reps", type=int, default=1, help="timing repetitions (median)")
@@ -835,12 +1117,14 @@ def parse_args():
         models.append((name, Path(path) if Path(path).is_absolute() else ROOT / path))
     args.model = models
     extras = []
-    for spec in args.l3s_cv_extra:
-        name, sep, path = spec.partition("=")
-        if not sep or not name or not path:
-            parser.error(f"--l3s-cv-extra wants NAME=FILE, not {spec}")
-        extras.append((name, Path(path) if Path(path).is_absolute() else ROOT / path))
-    args.l3s_cv_extra = extras
+    for spec in [f"l3s:{x}" for x in args.l3s_cv_extra] + args.cv_extra:
+        corpus, colon, rest = spec.partition(":")
+        name, sep, path = rest.partition("=")
+        if not colon or corpus not in CORPUS_NAMES or not sep or not name or not path:
+            parser.error(f"--cv-extra wants CORPUS:NAME=FILE with CORPUS one of "
+                         f"{', '.join(CORPUS_NAMES)}, not {spec}")
+        extras.append((corpus, name, Path(path) if Path(path).is_absolute() else ROOT / path))
+    args.cv_extra = extras
     return args
 
 
@@ -860,7 +1144,9 @@ def main():
                       corpora=str(args.corpora)),
         machine=machine(),
         versions={"parcels": parcels_version(binary),
-                  **{d: metadata.version(d) for d in PINS}},
+                  **{d: metadata.version(d) for d in PINS},
+                  **({"rs-trafilatura": rs_trafilatura_version()}
+                     if "rs-trafilatura" in args.tools else {})},
         corpora={},
     )
     results["machine"]["load_average"] = list(load_at_start)
@@ -870,17 +1156,32 @@ def main():
 
     for corpus in args.corpus:
         progress(f"{corpus}: reading pages and gold")
-        pages, gold_notes = (dragnet_pages if corpus == "dragnet" else l3s_pages)(
-            args.corpora, args.pages_limit)
+        pages, gold_notes = CORPUS_PAGES[corpus](args.corpora, args.pages_limit)
         progress(f"{corpus}: {len(pages)} pages; gold notes "
                  + json.dumps({k: v for k, v in gold_notes.items() if not isinstance(v, list)}))
         tools = {}
+        titled = corpus in ("l3s", "wcxb")
         for name in args.tools:
+            if name in PROCESS_PEERS:
+                continue
             fn, has_title = peers[name]
             outputs, walls = run_peer(corpus, name, fn, pages, args.reps)
-            tools[name] = dict(label=name, has_title=has_title and corpus == "l3s",
+            tools[name] = dict(label=name, has_title=has_title and titled,
+                               has_meta=name == "trafilatura" and corpus == "wcxb",
                                pages_per_s=len(pages) / statistics.median(walls),
                                seconds=walls, **evaluate(outputs, pages, has_title))
+        if "rs-trafilatura" in args.tools:
+            records, walls = run_process_peer([str(rs_trafilatura_binary())],
+                                              [p["path"] for p in pages], args.reps,
+                                              f"{corpus} rs-trafilatura")
+            tools["rs-trafilatura"] = dict(
+                label="rs-trafilatura", has_title=titled, has_meta=corpus == "wcxb",
+                pages_per_s=len(pages) / statistics.median(walls), seconds=walls,
+                note=("whole process over the page files, like parcels"
+                      + ("; developed and tuned on WCXB (its README reports its figures on "
+                         "this dev split), so these pages are not unseen by it"
+                         if corpus == "wcxb" else "")),
+                **evaluate(parcels_outputs(records, pages), pages, True))
 
         paths = [p["path"] for p in pages]
         for name, model in [("default", None), *args.model]:
@@ -894,6 +1195,10 @@ def main():
                          seconds=walls, seconds_all=walls_all, stderr=errors[:50])
             if corpus == "dragnet":
                 tools[label] = dict(label=label, has_title=False, **speed,
+                                    **evaluate(parcels_outputs(records, pages), pages, True))
+            elif corpus == "wcxb":
+                tools[label] = dict(label=label, has_title=True, has_meta=True, **speed,
+                                    note="a model never trained on WCXB pages",
                                     **evaluate(parcels_outputs(records, pages), pages, True))
             elif name == "default":
                 cv_records, cv_path, cross_validated = cv
@@ -912,16 +1217,18 @@ def main():
                                                  records.get(p["key"], {})),
                                     note="speed only: the model may have seen these pages",
                                     **speed)
-        if corpus == "l3s":
-            for name, path in args.l3s_cv_extra:
-                with open(path, encoding="utf-8") as f:
-                    extra = parse_records(f)
-                if not extra or not all("fold" in r for r in extra.values()):
-                    sys.exit(f"extract_peers: {path}: records without `fold` (not cross-validated)")
-                label = f"parcels ({name}, site CV)"
-                tools[label] = dict(label=label, has_title=True, cross_validated=True,
-                                    note=f"quality from `{path}`, cross-validated by site",
-                                    **evaluate(parcels_outputs(extra, pages), pages, True))
+        for extra_corpus, name, path in args.cv_extra:
+            if extra_corpus != corpus:
+                continue
+            with open(path, encoding="utf-8") as f:
+                extra = parse_records(f)
+            if not extra or not all("fold" in r for r in extra.values()):
+                sys.exit(f"extract_peers: {path}: records without `fold` (not cross-validated)")
+            label = f"parcels ({name}, site CV)"
+            tools[label] = dict(label=label, has_title=titled, has_meta=corpus == "wcxb",
+                                cross_validated=True,
+                                note=f"quality from `{path}`, cross-validated by site",
+                                **evaluate(parcels_outputs(extra, pages), pages, True))
         gold_pages = {p["key"]: dict(tokens=len(tokenize(p["gold"])), title=p["title"],
                                      **({"comments_cut": True} if p.get("comments_cut") else {}))
                       for p in pages}

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Scores `parcels extract` / `parcels cross-extract` JSON Lines with extract_peers.py's metric.
 
-    python3 benches/peers/score_jsonl.py {l3s|dragnet} FILE.jsonl... [--unseen-by-parcels-17]
+    python3 benches/peers/score_jsonl.py {l3s|dragnet|wcxb} FILE.jsonl... [--unseen-by-parcels-17]
         [--venv DIR]
+
+WCXB is scored with its own metric (word-level P/R/F1 per page, averaged; per page type; title
+F1, author and date found), the others with the article-extraction-benchmark's (see
+extract_peers.py).
 
 For comparing models on the same pages without the peers. `--unseen-by-parcels-17` keeps the
 L3S-GN1 pages whose site is neither among the PARCELS-17 labelled pages nor in the L3S pool
@@ -42,7 +46,7 @@ def unseen_by_parcels_17():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("corpus", choices=["l3s", "dragnet"])
+    parser.add_argument("corpus", choices=peers.CORPUS_NAMES)
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--unseen-by-parcels-17", action="store_true")
     parser.add_argument("--venv", type=Path, default=peers.DEFAULT_VENV)
@@ -52,12 +56,21 @@ def main():
     if Path(sys.prefix).resolve() != venv:
         python = peers.ensure_venv(venv)
         os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
-    pages, _ = (peers.l3s_pages if args.corpus == "l3s" else peers.dragnet_pages)(args.corpora, 0)
+    pages, _ = peers.CORPUS_PAGES[args.corpus](args.corpora, 0)
     if args.unseen_by_parcels_17:
         if args.corpus != "l3s":
             parser.error("--unseen-by-parcels-17 is for l3s")
         keep = unseen_by_parcels_17()
         pages = [p for p in pages if p["key"] in keep]
+    if args.corpus == "wcxb":
+        tools = {}
+        for path in args.files:
+            with open(path, encoding="utf-8") as f:
+                records = peers.parse_records(f)
+            r = peers.evaluate(peers.parcels_outputs(records, pages), pages, True)
+            tools[str(path)] = dict(label=str(path), has_title=True, has_meta=True, **r)
+        print(peers.wcxb_tables(dict(pages=len(pages), tools=tools)))
+        return
     print("| file | pages | main-text P | R | F1 | title F1 |\n|---|---:|---:|---:|---:|---:|")
     for path in args.files:
         with open(path, encoding="utf-8") as f:

@@ -128,7 +128,7 @@ pub fn corpus_pages(corpus: &Path, manifest: Option<&Path>, labels: Option<&Path
             continue;
         };
         let rel = relative_name(path.strip_prefix(&root).unwrap_or(inside)).with_context(|| format!("{}: page path is not UTF-8", path.display()))?;
-        let file = format!("{}.json", page_stem(&rel));
+        let file = format!("{}.json", crate::corpus::page_stem(&rel));
         if let Some(other) = by_name.insert(file.clone(), rel.clone()) {
             bail!("{rel} and {other} would share the label file {file}; restrict the pages with --pages MANIFEST");
         }
@@ -161,15 +161,6 @@ fn relative_name(rel: &Path) -> Option<String> {
     Some(parts?.join("/"))
 }
 
-/// A page's file name without its page suffix (`a/b/x.html.gz` → `x`).
-fn page_stem(rel: &str) -> &str {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    let name = name.strip_suffix(".gz").unwrap_or(name);
-    match name.rfind('.') {
-        Some(dot) if dot > 0 => &name[..dot],
-        _ => name,
-    }
-}
 
 #[cfg(test)]
 mod tests;

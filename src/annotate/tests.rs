@@ -75,7 +75,9 @@ fn pages_are_listed_with_relative_names_and_label_files_by_stem() {
     let rel: Vec<&str> = pages.iter().map(|p| p.rel.as_str()).collect();
     assert_eq!(rel, ["a.html", "sub/b.htm"]);
     assert_eq!(pages[1].label_path, f.labels().join("b.json"));
-    assert_eq!(page_stem("x/y.html.gz"), "y");
+    assert_eq!(crate::corpus::page_stem("x/y.html.gz"), "y");
+    assert_eq!(crate::corpus::page_stem("html/4179.html.gz"), "4179");
+    assert_eq!(crate::corpus::page_stem(".hidden"), ".hidden");
 }
 
 #[test]

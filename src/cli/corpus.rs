@@ -1,7 +1,7 @@
 //! `parcels corpus …`: import annotations, statistics, label files by hand.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
@@ -157,7 +157,7 @@ pub fn corpus_init(args: &InitArgs) -> anyhow::Result<ExitCode> {
     let mut created = 0;
     for entry in &manifest.entries {
         let page_in_corpus = entry.page.to_str().with_context(|| format!("{}: page path is not UTF-8", manifest.location(entry)))?;
-        let stem = Path::new(page_in_corpus).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let stem = parcels::corpus::page_stem(page_in_corpus);
         let out = args.out.join(format!("{stem}.json"));
         if out.exists() {
             eprintln!("{}: exists, left as it is", out.display());

@@ -299,6 +299,24 @@ pub fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
     bar
 }
 
+/// The message of an error and its causes, joined by `: `, leaving out a cause whose text the
+/// message already holds (most of our errors write their source into their own message, and
+/// anyhow's `{:#}` would print it twice).
+pub fn error_message(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
 /// Whether an error comes from writing to a reader that went away (`| head`): the command then
 /// stops quietly with exit 0.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -308,6 +326,22 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn error_message_prints_each_cause_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("{path}: cannot read: {source}")]
+        struct Read {
+            path: String,
+            source: std::io::Error,
+        }
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(Read { path: "x.json".into(), source: io }).context("pages.tsv line 3");
+        assert_eq!(error_message(&e), "pages.tsv line 3: x.json: cannot read: no such file");
+        // A cause that its parent does not repeat is kept.
+        let e = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(error_message(&e), "outer: inner");
+    }
 
     #[test]
     fn stream_batch_emits_in_order_while_jobs_finish_out_of_order() {

@@ -67,6 +67,17 @@ pub struct LabelledPage {
     pub gold: Vec<BlockLabel>,
 }
 
+/// A page's file name without its page suffix (`a/b/x.html.gz` → `x`, `a/y.htm` → `y`): the stem
+/// its label file is named after (`x.json`).
+pub fn page_stem(page_in_corpus: &str) -> &str {
+    let name = page_in_corpus.rsplit(['/', '\\']).next().unwrap_or(page_in_corpus);
+    let name = name.strip_suffix(".gz").unwrap_or(name);
+    match name.rfind('.') {
+        Some(dot) if dot > 0 => &name[..dot],
+        _ => name,
+    }
+}
+
 /// The label files of a set (a directory, searched non-recursively for `*.json`), sorted.
 pub fn label_files(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
     let list = |source| CorpusError::List { path: dir.to_path_buf(), source };

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Chooses the modern pages of the PARCELS-17 corpus (issue 15) from WCXB dev.
+
+Reproducible (fixed seed) and blind to block labels: it looks only at page-level facts — WCXB's
+page type, domain and gold publish date (metadata.json, ground-truth/ID.json) and our gold-text
+import's status and block count (corpora/wcxb-dev/alignment.tsv).
+
+Rules: page type `article`; import status ok; a gold publish date in 2020 or later; 20 to 200
+text blocks (so that one page can be read block by block in one sitting: this leaves out the
+longest tenth of articles, say so when quoting results); one page per domain; the pages of the
+blind second labelling are the first ten of the draw.
+
+  python3 corpora/tools/select_modern.py [--corpora ../shared/corpora] [--count 72]
+
+Writes corpora/parcels-17-modern/pages.tsv and corpora/parcels-17-modern/agreement/pages.tsv.
+"""
+import argparse, csv, json, os, random
+from pathlib import Path
+
+SEED = 20260101
+ROOT = Path(__file__).resolve().parents[2]
+ap = argparse.ArgumentParser()
+ap.add_argument("--corpora", default=str(ROOT.parent / "shared" / "corpora"))
+ap.add_argument("--count", type=int, default=72)
+ap.add_argument("--agreement", type=int, default=10)
+args = ap.parse_args()
+
+base = Path(args.corpora) / "wcxb-dev"
+meta = json.loads((base / "metadata.json").read_text(encoding="utf-8"))["files"]
+rows = list(csv.DictReader(open(ROOT / "corpora" / "wcxb-dev" / "alignment.tsv", encoding="utf-8"), delimiter="\t"))
+candidates = []
+for r in rows:
+    if r["page_type"] != "article" or r["status"] != "ok" or not r["text_blocks"]:
+        continue
+    if not 20 <= int(r["text_blocks"]) <= 200:
+        continue
+    gt = json.loads((base / "ground-truth" / f"{r['page']}.json").read_text(encoding="utf-8"))["ground_truth"]
+    date = gt.get("publish_date") or ""
+    if date[:4] < "2020":
+        continue
+    candidates.append((r["page"], meta[r["page"]]["domain"]))
+candidates.sort()
+random.Random(SEED).shuffle(candidates)
+chosen, domains = [], set()
+for page, domain in candidates:
+    if domain in domains:
+        continue
+    domains.add(domain)
+    chosen.append((page, domain))
+    if len(chosen) == args.count:
+        break
+
+def write(path, header, items):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(header + "".join(f"html/{p}.html.gz\t{d}\n" for p, d in items), encoding="utf-8")
+    os.replace(tmp, path)
+
+out = ROOT / "corpora" / "parcels-17-modern"
+write(out / "pages.tsv", f"# PARCELS-17 modern set: WCXB dev article pages, one per domain, gold date >= 2020,\n"
+      f"# 20-200 text blocks (corpora/tools/select_modern.py, seed {SEED}); {len(candidates)} candidates\n", chosen)
+write(out / "agreement" / "pages.tsv", "# Blind second labelling: the first pages of the draw\n", chosen[:args.agreement])
+print(f"{len(candidates)} candidates, {len(chosen)} chosen from {len(domains)} domains")

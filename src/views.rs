@@ -317,6 +317,35 @@ mod tests {
     }
 
     #[test]
+    fn opt_in_groups_are_chosen_by_name_only_and_come_after_the_others() {
+        let registry = Registry::builtin();
+        assert_eq!(registry.known_names(ViewKind::Stylistic)[7..], ["semantics", "density"]);
+        assert_eq!(registry.known_names(ViewKind::Lexical)[4..], ["metadata"]);
+        assert!(!ViewConfig::default()
+            .stylistic
+            .iter()
+            .chain(&ViewConfig::default().lexical)
+            .any(|g| ["semantics", "density", "metadata"].contains(&g.as_str())));
+        let config = ViewConfig { stylistic: vec!["density".into(), "font".into(), "semantics".into()], lexical: vec!["metadata".into(), "words".into()] };
+        let builder = ViewBuilder::new(&config, IdfTable::dragnet().unwrap(), StyleOptions::default()).unwrap();
+        let names = builder.stylistic_names();
+        assert!(names[0].starts_with("font.") && names.last().is_some_and(|n| n == "dens.run_words"), "{names:?}");
+        assert_eq!(builder.stylistic_token_names().first().map(String::as_str), Some("tag:article"));
+        assert_eq!((builder.lexical_names()[0].as_str(), builder.lexical_names()[4].as_str()), ("words", "meta.title_recall"));
+        let page = Page::from_bytes(
+            "o.html",
+            b"<nav><a href=/>Home</a></nav><article><h1>Storm</h1><p>Winds kept the harbour shut.</p></article>",
+            &LoadOptions::default(),
+        )
+        .unwrap();
+        let division = Divider::default().divide(&page);
+        let v = builder.build(&page, &division).unwrap();
+        assert_eq!(v.stylistic.n_tokens(), builder.stylistic_token_names().len());
+        let (cols, _) = v.stylistic.tokens().row(0);
+        assert!(cols.iter().any(|&c| builder.stylistic_token_names()[c] == "tag:nav"), "the link sits in a nav");
+    }
+
+    #[test]
     fn partial_views_are_the_passes_columns_in_registry_order() {
         let config = ViewConfig { stylistic: vec!["css".into(), "layer".into(), "placement".into()], lexical: vec!["pos".into(), "words".into()] };
         assert_same_as_passes(&config);

@@ -291,24 +291,15 @@ fn date_shapes(w: &[String]) -> (usize, usize) {
     let (mut shapes, mut covered, mut i) = (0, 0, 0);
     while i < w.len() {
         let at = |k: usize| w.get(i + k).map(String::as_str).unwrap_or("");
-        let len = if MONTH_WORDS.contains(&at(0)) && (day(at(1)) || year(at(1))) {
-            if year(at(2)) {
-                3
-            } else {
-                2
-            }
-        } else if day(at(0)) && MONTH_WORDS.contains(&at(1)) {
-            if year(at(2)) {
-                3
-            } else {
-                2
-            }
-        } else if (year(at(0)) && number(at(1), 1, 12) && day(at(2))) || (day(at(0)) && day(at(1)) && year(at(2))) {
-            3
-        } else if number(at(0), 1, 999) && AGO_UNITS.contains(&at(1)) && at(2) == "ago" {
-            3
-        } else {
-            0
+        let month_first = MONTH_WORDS.contains(&at(0)) && (day(at(1)) || year(at(1)));
+        let day_first = day(at(0)) && MONTH_WORDS.contains(&at(1));
+        let numeric = (year(at(0)) && number(at(1), 1, 12) && day(at(2))) || (day(at(0)) && day(at(1)) && year(at(2)));
+        let ago = number(at(0), 1, 999) && AGO_UNITS.contains(&at(1)) && at(2) == "ago";
+        let len = match (month_first || day_first, numeric || ago) {
+            (true, _) if year(at(2)) => 3,
+            (true, _) => 2,
+            (false, true) => 3,
+            (false, false) => 0,
         };
         if len > 0 {
             shapes += 1;

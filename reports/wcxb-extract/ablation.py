@@ -10,6 +10,7 @@ pages; per page type; title F1; author and date found), Dragnet with the
 article-extraction-benchmark's. A page the model failed on counts as an empty extraction.
 """
 import importlib.util
+import json
 import os
 import sys
 from pathlib import Path
@@ -77,6 +78,21 @@ def main(out):
         cells += [str(len(b["per_page"])), f(b["f1"])] if b else ["–", "–"]
         cells += [seconds(out, f"wcxb-{v}"), seconds(out, f"dragnet-{v}")]
         print("| " + " | ".join(cells) + " |")
+    if d:
+        # The peers' Dragnet run (reports/extraction/peers.json, per page) on the same pages.
+        peers_json = ROOT / "reports" / "extraction" / "peers.json"
+        keys = set(next(iter(d.values()))["per_page"])
+        if peers_json.is_file():
+            tools = json.loads(peers_json.read_text(encoding="utf-8"))["corpora"]["dragnet"]["tools"]
+            refs = []
+            for name in ("trafilatura", "parcels (default)"):
+                per_page = (tools.get(name) or {}).get("per_page") or {}
+                rows = [(e.get("p"), e.get("r")) for k, e in per_page.items() if k in keys]
+                if rows:
+                    refs.append(f"{name} {f(peers.corpus_scores(rows)['f1'])} ({len(rows)} pages)")
+            if refs:
+                print("\nFor reference, Dragnet F1 on the same pages from `reports/extraction/peers.json` (the peers'")
+                print("run; parcels' shipped default model, trained on 2008 pages, not cross-validated here): " + "; ".join(refs) + ".")
     if w:
         any_w = next(iter(w.values()))
         print(f"\nGold fields on the WCXB subset: title on {any_w['title_pages']} pages, author on {any_w['author_pages']}, date on {any_w['date_pages']}.\n")
@@ -87,6 +103,11 @@ def main(out):
         for v, _ in VARIANTS:
             if v in w:
                 print(f"| {v} | " + " | ".join(f((w[v]["per_type"].get(t) or {}).get("f1")) for t in types) + " |")
+
+
+    reading = HERE / "ablation-reading.md"
+    if reading.is_file():
+        print("\n" + reading.read_text(encoding="utf-8").rstrip())
 
 
 if __name__ == "__main__":

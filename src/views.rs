@@ -7,9 +7,14 @@
 //! lists the groups to choose from (the built-in ones are in `views/builtin.rs`, reading the
 //! stylistic pass of [`crate::stylistic`] and the lexical pass of [`crate::lexical`] through a
 //! [`PageContext`] that computes each pass at most once per page). A view's columns are its
-//! chosen groups' columns in registry order: dense values (NaN = missing) and, for the lexical
-//! `tokens` group, sparse TF×IDF stems whose columns are the IDF table's ids, so every page's
-//! lexical matrix has the same columns.
+//! chosen groups' columns in registry order: dense values (NaN = missing) and sparse token
+//! columns — for the lexical `tokens` group TF×IDF stems whose columns are the IDF table's ids,
+//! for the stylistic `semantics` group markup tokens of a fixed vocabulary — so every page's
+//! matrices have the same columns.
+//!
+//! Opt-in groups ([`FeatureGroup::opt_in`]: `semantics`, `density`, `metadata`, the features of
+//! issue 14 for today's markup) are only built when a config names them, so configs without
+//! them, the models trained from those and their reports are unchanged.
 //!
 //! # How to add a feature group
 //!
@@ -22,7 +27,10 @@
 //! its rows in the feature table of the [`crate::stylistic`] module docs (a unit test checks it).
 
 mod builtin;
+mod density;
 mod groups;
+mod metadata;
+mod semantics;
 
 use serde::{Deserialize, Serialize};
 
@@ -40,14 +48,15 @@ use crate::stylistic::{StyleError, StyleOptions};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ViewConfig {
-    /// Groups of the stylistic view: `placement`, `layout`, `layer`, `table`, `font`, `image`, `css`.
+    /// Groups of the stylistic view: `placement`, `layout`, `layer`, `table`, `font`, `image`,
+    /// `css`; opt-in: `semantics`, `density`.
     pub stylistic: Vec<String>,
-    /// Groups of the lexical view: `words`, `links`, `pos`, `tokens`.
+    /// Groups of the lexical view: `words`, `links`, `pos`, `tokens`; opt-in: `metadata`.
     pub lexical: Vec<String>,
 }
 
 impl Default for ViewConfig {
-    /// Every built-in group.
+    /// Every built-in group that is not opt-in.
     fn default() -> Self {
         let registry = Registry::builtin();
         let names = |view| registry.names(view).into_iter().map(str::to_string).collect();
@@ -142,7 +151,8 @@ impl ViewBuilder {
         &self.stylistic.names
     }
 
-    /// Names of the stylistic view's token columns (none for the built-in groups).
+    /// Names of the stylistic view's token columns (those of the opt-in `semantics` group, if
+    /// chosen; none otherwise).
     pub fn stylistic_token_names(&self) -> &[String] {
         &self.stylistic.token_names
     }
@@ -201,7 +211,7 @@ impl ViewBuilder {
 
 /// Where the chosen groups' columns go; fails on a group the registry does not have.
 fn plan(registry: &Registry, view: ViewKind, chosen: &[String], idf: &IdfTable) -> Result<ViewPlan, ViewError> {
-    let known = registry.names(view);
+    let known = registry.known_names(view);
     if let Some(unknown) = chosen.iter().find(|c| !known.contains(&c.as_str())) {
         return Err(ViewError::UnknownGroup { view: view.name(), group: unknown.clone(), known: known.join(", ") });
     }
@@ -308,6 +318,35 @@ mod tests {
     }
 
     #[test]
+    fn opt_in_groups_are_chosen_by_name_only_and_come_after_the_others() {
+        let registry = Registry::builtin();
+        assert_eq!(registry.known_names(ViewKind::Stylistic)[7..], ["semantics", "density"]);
+        assert_eq!(registry.known_names(ViewKind::Lexical)[4..], ["metadata"]);
+        assert!(!ViewConfig::default()
+            .stylistic
+            .iter()
+            .chain(&ViewConfig::default().lexical)
+            .any(|g| ["semantics", "density", "metadata"].contains(&g.as_str())));
+        let config = ViewConfig { stylistic: vec!["density".into(), "font".into(), "semantics".into()], lexical: vec!["metadata".into(), "words".into()] };
+        let builder = ViewBuilder::new(&config, IdfTable::dragnet().unwrap(), StyleOptions::default()).unwrap();
+        let names = builder.stylistic_names();
+        assert!(names[0].starts_with("font.") && names.last().is_some_and(|n| n == "dens.run_words"), "{names:?}");
+        assert_eq!(builder.stylistic_token_names().first().map(String::as_str), Some("tag:article"));
+        assert_eq!((builder.lexical_names()[0].as_str(), builder.lexical_names()[4].as_str()), ("words", "meta.title_recall"));
+        let page = Page::from_bytes(
+            "o.html",
+            b"<nav><a href=/>Home</a></nav><article><h1>Storm</h1><p>Winds kept the harbour shut.</p></article>",
+            &LoadOptions::default(),
+        )
+        .unwrap();
+        let division = Divider::default().divide(&page);
+        let v = builder.build(&page, &division).unwrap();
+        assert_eq!(v.stylistic.n_tokens(), builder.stylistic_token_names().len());
+        let (cols, _) = v.stylistic.tokens().row(0);
+        assert!(cols.iter().any(|&c| builder.stylistic_token_names()[c] == "tag:nav"), "the link sits in a nav");
+    }
+
+    #[test]
     fn partial_views_are_the_passes_columns_in_registry_order() {
         let config = ViewConfig { stylistic: vec!["css".into(), "layer".into(), "placement".into()], lexical: vec!["pos".into(), "words".into()] };
         assert_same_as_passes(&config);
@@ -325,7 +364,7 @@ mod tests {
         let idf = || IdfTable::dragnet().unwrap();
         let err =
             ViewBuilder::new(&ViewConfig { stylistic: vec!["font".into()], lexical: vec!["colour".into()] }, idf(), StyleOptions::default()).err().unwrap();
-        assert_eq!(err.to_string(), "unknown lexical feature group \"colour\" (known: words, links, pos, tokens)");
+        assert_eq!(err.to_string(), "unknown lexical feature group \"colour\" (known: words, links, pos, tokens, metadata)");
         let err = ViewBuilder::new(&ViewConfig { stylistic: vec![], lexical: vec!["words".into()] }, idf(), StyleOptions::default()).err().unwrap();
         assert!(matches!(err, ViewError::Empty { view: "stylistic" }), "{err}");
         let err = Registry::builtin().with(Box::new(builtin_font())).err().unwrap();

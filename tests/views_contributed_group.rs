@@ -108,7 +108,10 @@ fn unknown_groups_are_still_errors() {
     // Registered, a misspelt name is unknown and the message lists it among the known ones.
     let registry = Registry::builtin().with(Box::new(Shouting)).unwrap();
     let err = ViewBuilder::with_groups(&config(&["shoutin"]), IdfTable::dragnet().unwrap(), StyleOptions::default(), registry).err().unwrap();
-    assert_eq!(err.to_string(), "unknown stylistic feature group \"shoutin\" (known: placement, layout, layer, table, font, image, css, shouting)");
+    assert_eq!(
+        err.to_string(),
+        "unknown stylistic feature group \"shoutin\" (known: placement, layout, layer, table, font, image, css, semantics, density, shouting)"
+    );
     // A second group of the same name is refused.
     let err = Registry::builtin().with(Box::new(Shouting)).unwrap().with(Box::new(Shouting)).err().unwrap();
     assert!(matches!(err, ViewError::DuplicateGroup { .. }));

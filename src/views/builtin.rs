@@ -21,6 +21,9 @@ pub(super) fn groups() -> Vec<Box<dyn FeatureGroup>> {
         Box::new(Lexical { name: "links", features: links }),
         Box::new(Lexical { name: "pos", features: part_of_speech }),
         Box::new(Tokens),
+        Box::new(super::semantics::Semantics),
+        Box::new(super::density::Density),
+        Box::new(super::metadata::Metadata),
     ]
 }
 

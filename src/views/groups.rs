@@ -73,6 +73,13 @@ pub trait FeatureGroup: Send + Sync {
     /// Fills `out`: one row of [`FeatureGroup::features`] per block of `ctx` (pre-filled with
     /// `NaN`), and the block's token columns if the group has any.
     fn compute(&self, ctx: &PageContext<'_>, out: &mut GroupOutput) -> Result<(), GroupError>;
+    /// Whether a config must name the group to get it. Opt-in groups are left out of the default
+    /// views ([`crate::views::ViewConfig::default`]) and of the paper's stylistic pass
+    /// ([`crate::stylistic::extract`]), so adding one changes no existing config, model or
+    /// report; any config may still name it.
+    fn opt_in(&self) -> bool {
+        false
+    }
 }
 
 /// One page's input to the feature groups, with the per-page work several groups share (the
@@ -211,7 +218,9 @@ pub struct Registry {
 
 impl Registry {
     /// The built-in groups (the table in `src/views/builtin.rs`): stylistic `placement`, `layout`,
-    /// `layer`, `table`, `font`, `image`, `css`; lexical `words`, `links`, `pos`, `tokens`.
+    /// `layer`, `table`, `font`, `image`, `css`; lexical `words`, `links`, `pos`, `tokens`; and
+    /// the opt-in groups for today's markup: stylistic `semantics` and `density`, lexical
+    /// `metadata`.
     pub fn builtin() -> Registry {
         Registry { groups: super::builtin::groups() }
     }
@@ -241,19 +250,31 @@ impl Registry {
         self.groups(view).find(|g| g.name() == name)
     }
 
-    /// The names of a view's groups, in column order.
+    /// The names of a view's default groups (all but the opt-in ones: what a config without
+    /// `[views]` gets), in column order.
     pub fn names(&self, view: ViewKind) -> Vec<&str> {
+        self.default_groups(view).map(|g| g.name()).collect()
+    }
+
+    /// The names of every group of a view, opt-in ones included, in column order: the names a
+    /// config may choose from.
+    pub fn known_names(&self, view: ViewKind) -> Vec<&str> {
         self.groups(view).map(|g| g.name()).collect()
     }
 
-    /// Every dense feature `(name, meaning)` of a view's groups, in column order.
+    /// Every dense feature `(name, meaning)` of a view's default groups, in column order.
     pub fn features(&self, view: ViewKind) -> Vec<(String, String)> {
-        self.groups(view).flat_map(|g| g.features()).collect()
+        self.default_groups(view).flat_map(|g| g.features()).collect()
     }
 
-    /// The dense columns of every group of a view for one page: names and one row per block.
+    fn default_groups(&self, view: ViewKind) -> impl Iterator<Item = &dyn FeatureGroup> {
+        self.groups(view).filter(|g| !g.opt_in())
+    }
+
+    /// The dense columns of every default group of a view for one page: names and one row per
+    /// block.
     pub(crate) fn compute_dense(&self, view: ViewKind, ctx: &PageContext<'_>) -> Result<(Vec<String>, Vec<Vec<f64>>), GroupError> {
-        let groups: Vec<&dyn FeatureGroup> = self.groups(view).collect();
+        let groups: Vec<&dyn FeatureGroup> = self.default_groups(view).collect();
         let names: Vec<String> = groups.iter().flat_map(|g| g.features()).map(|(n, _)| n).collect();
         let mut rows = vec![Vec::with_capacity(names.len()); ctx.blocks()];
         for g in groups {

@@ -178,6 +178,24 @@ pub fn article_text(article: &Article) -> String {
     format!("{}\n{}\n\n", article.title.as_deref().unwrap_or_default(), article.main_text)
 }
 
+/// The message of an error and its causes joined by `: `, leaving out a cause whose text the
+/// message already holds: most of our errors write their source into their own message, so
+/// printing every cause (anyhow's `{:#}`) would say it twice. Used for error lines on stderr,
+/// the importers' per-page reports and the Python exceptions.
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        cause = c.source();
+    }
+    out
+}
+
 /// A JSON record line with more fields first (`{"url":…,"warc_record_id":…,` + the rest); a
 /// field whose value is `None` is left out. Lines that are not a JSON object (TSV, text) are
 /// returned unchanged.

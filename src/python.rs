@@ -27,6 +27,7 @@ use pyo3::types::{PyBytes, PyString};
 use crate::apply::{Classifier, TrainedModel};
 use crate::divide::{Divider, DividerConfig};
 use crate::matrix::FeatureMatrix;
+use crate::output::error_chain;
 use crate::page::{LoadOptions, Page};
 use crate::warc::{WarcItem, WarcPage, WarcPages};
 
@@ -35,22 +36,6 @@ create_exception!(_parcels, ParcelsError, PyValueError, "A page, model or file p
 /// The record `path` of a page handed in by the caller rather than read from a file (the CLI's
 /// name for a page read from standard input).
 pub const CALLER_PAGE: &str = "-";
-
-/// The message of an error and its causes joined by `: `, leaving out a cause the text already
-/// holds (the same rule as the command line's error lines).
-pub fn error_chain(e: &dyn StdError) -> String {
-    let mut out = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        let text = c.to_string();
-        if !out.contains(&text) {
-            out.push_str(": ");
-            out.push_str(&text);
-        }
-        cause = c.source();
-    }
-    out
-}
 
 fn py_error(e: &dyn StdError) -> PyErr {
     ParcelsError::new_err(error_chain(e))

@@ -756,31 +756,8 @@ def parse_records(lines):
 def run_parcels(binary, paths, model, threads, reps, label):
     """Times `parcels extract` over `paths`; returns ({stem: record}, walls, stderr lines)."""
     cmd = [str(binary), "extract"] + (["--model", str(model)] if model else [])
-    cmd += [str(p) for p in paths]
-    env = dict(os.environ)
-    env.pop("RAYON_NUM_THREADS", None)
-    if threads:
-        env["RAYON_NUM_THREADS"] = str(threads)
-    walls, records, errors = [], {}, []
-    for rep in range(max(1, reps)):
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            start = time.perf_counter()
-            proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=out, stderr=err)
-            walls.append(time.perf_counter() - start)
-            if proc.returncode not in (0, 2):  # 2: some pages failed (listed on stderr)
-                err.seek(0)
-                sys.exit(f"extract_peers: {' '.join(cmd[:4])} … failed ({proc.returncode}):\n"
-                         + err.read().decode("utf-8", "replace")[-2000:])
-            if rep == 0:
-                out.seek(0)
-                records = parse_records(out.read().decode("utf-8").split("\n"))
-                err.seek(0)
-                errors = err.read().decode("utf-8", "replace").splitlines()
-    done = sum(1 for r in records.values() if "main_text" in r)
-    progress(f"{label}: {len(paths) / statistics.median(walls):.1f} pages/s "
-             f"({'RAYON_NUM_THREADS=' + str(threads) if threads else 'all cores'}), "
-             f"{len(paths) - done} failures")
-    return records, walls, errors
+    # 2: some pages failed (listed on stderr); the batch went on.
+    return run_process(cmd, paths, threads, reps, label, ok=(0, 2))
 
 
 def rs_trafilatura_binary():
@@ -799,28 +776,35 @@ def rs_trafilatura_version():
     return m.group(1) if m else "unknown"
 
 
-def run_process_peer(cmd, paths, reps, label):
-    """Times a whole extraction process over `paths` (one thread: RAYON_NUM_THREADS=1);
-    returns ({stem: record}, walls)."""
-    env = dict(os.environ, RAYON_NUM_THREADS="1")
-    walls, records = [], {}
+def run_process(cmd, paths, threads, reps, label, ok=(0,)):
+    """Times a whole extraction process `cmd` over the page files `paths`, `reps` times, with
+    RAYON_NUM_THREADS=`threads` (None: all cores); returns ({stem: record} of the first run,
+    walls, stderr lines of the first run). An exit status outside `ok` stops the benchmark."""
+    env = dict(os.environ)
+    env.pop("RAYON_NUM_THREADS", None)
+    if threads:
+        env["RAYON_NUM_THREADS"] = str(threads)
+    walls, records, errors = [], {}, []
     for rep in range(max(1, reps)):
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             start = time.perf_counter()
             proc = subprocess.run(cmd + [str(p) for p in paths], cwd=ROOT, env=env, stdout=out,
                                   stderr=err)
             walls.append(time.perf_counter() - start)
-            if proc.returncode != 0:
+            if proc.returncode not in ok:
                 err.seek(0)
-                sys.exit(f"extract_peers: {label} failed ({proc.returncode}):\n"
-                         + err.read().decode("utf-8", "replace")[-2000:])
+                sys.exit(f"extract_peers: {label}: {' '.join(cmd[:4])} … failed "
+                         f"({proc.returncode}):\n" + err.read().decode("utf-8", "replace")[-2000:])
             if rep == 0:
                 out.seek(0)
                 records = parse_records(out.read().decode("utf-8").split("\n"))
+                err.seek(0)
+                errors = err.read().decode("utf-8", "replace").splitlines()
     done = sum(1 for r in records.values() if "main_text" in r)
-    progress(f"{label}: {len(paths) / statistics.median(walls):.1f} pages/s (one thread), "
+    progress(f"{label}: {len(paths) / statistics.median(walls):.1f} pages/s "
+             f"({'RAYON_NUM_THREADS=' + str(threads) if threads else 'all cores'}), "
              f"{len(paths) - done} failures")
-    return records, walls
+    return records, walls, errors
 
 
 def parcels_outputs(records, pages):
@@ -1203,9 +1187,9 @@ def main():
                                pages_per_s=len(pages) / statistics.median(walls),
                                seconds=walls, **evaluate(outputs, pages, has_title))
         if "rs-trafilatura" in args.tools:
-            records, walls = run_process_peer([str(rs_trafilatura_binary())],
-                                              [p["path"] for p in pages], args.reps,
-                                              f"{corpus} rs-trafilatura")
+            records, walls, _ = run_process([str(rs_trafilatura_binary())],
+                                            [p["path"] for p in pages], 1, args.reps,
+                                            f"{corpus} rs-trafilatura")
             tools["rs-trafilatura"] = dict(
                 label="rs-trafilatura", has_title=titled, has_meta=corpus == "wcxb",
                 pages_per_s=len(pages) / statistics.median(walls), seconds=walls,

@@ -391,18 +391,7 @@ pub fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
 /// message already holds (most of our errors write their source into their own message, and
 /// anyhow's `{:#}` would print it twice).
 pub fn error_message(e: &anyhow::Error) -> String {
-    let mut out = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if out.contains(&text) {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push_str(": ");
-        }
-        out.push_str(&text);
-    }
-    out
+    output::error_chain(&**e)
 }
 
 /// Whether an error comes from writing to a reader that went away (`| head`): the command then

@@ -23,10 +23,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::error_chain;
 use super::labels::{Alignment, LabelFile, Span};
 use super::scheme::LabelScheme;
 use crate::divide::{Divider, Division, OBJECT_CHAR};
+use crate::output::error_chain;
 use crate::page::{LoadOptions, Page, PageError};
 
 /// The labels of the `gold-text` scheme, in its order.

@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 use ego_tree::iter::Edge;
 use scraper::Node;
 
-use super::error_chain;
 use super::labels::{Alignment, LabelFile};
 use super::scheme::LabelScheme;
 use crate::divide::{Divider, Division, SkipWalk, Visit};
+use crate::output::error_chain;
 use crate::page::{LoadOptions, Page, PageError};
 
 /// The L3S-GN1 class of each `x-nc-selN` span, in the `l3s-gn1` scheme's names.

@@ -28,18 +28,6 @@ use crate::page::{LoadOptions, Page, PageError};
 /// The default location of the shared corpora, relative to the repository root.
 pub const DEFAULT_CORPORA: &str = "../shared/corpora";
 
-/// An error and its causes, `: `-separated (per-page lines of the importers).
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        s.push_str(": ");
-        s.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    s
-}
-
 /// Why a labelled page could not be read.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -28,6 +28,7 @@ use crate::files::write_atomic;
 use crate::page::{LoadOptions, Page, PageError};
 use crate::progress::{Event, Progress, Stage};
 use crate::train::{fit, Fitted, TrainError};
+use crate::views::PageMetadata;
 use crate::views::ViewBuilder;
 
 /// Version of the model file format; bumped on any incompatible change. Format 3 made models
@@ -383,7 +384,8 @@ impl Classifier {
         Ok((division, blocks, d.probabilities))
     }
 
-    /// Classifies a page's blocks and assembles its article from them.
+    /// Classifies a page's blocks and assembles its article from them; the reporter and date
+    /// come from what the page declares (JSON-LD, `<meta>`) first ([`crate::fields`]).
     pub fn extract(&self, page: &Page) -> Result<(Article, Vec<ClassifiedBlock>), ModelError> {
         let roles = self.model.scheme.article.as_ref().ok_or_else(|| ModelError::NoArticleRoles { scheme: self.model.scheme.name.clone() })?;
         let (_, blocks, p) = self.decide(page)?;
@@ -395,7 +397,12 @@ impl Classifier {
         let body: Vec<usize> = roles.main_text.iter().filter_map(|l| scheme.index(l)).collect();
         let main_text = p.rows().into_iter().map(|row| body.iter().map(|&c| row[c]).sum()).collect();
         let likelihoods = ArticleLikelihoods { title, main_text };
-        Ok((article(&blocks, roles, Some(&likelihoods)), blocks))
+        let mut a = article(&blocks, roles, Some(&likelihoods));
+        let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
+        let meta = PageMetadata::read(&page.html);
+        a.title = crate::fields::title(&meta, &texts, a.title.take());
+        crate::fields::fill(&meta, &texts, a.title.as_deref(), &mut a.reporter, &mut a.date);
+        Ok((a, blocks))
     }
 }
 

@@ -6,7 +6,8 @@
 //! styles) → [`stylistic`] and [`lexical`] (each view's features) → [`views`] (one [`matrix`]
 //! per view) → [`boost`] (one AdaBoost.MH learner per view) → [`cotrain`] (the learners teach
 //! each other) → [`experiment`] (configs, folds, baselines) → [`eval`] → [`report`].
-//! [`apply`] trains models on all labelled data and classifies and extracts new pages.
+//! [`apply`] trains models on all labelled data and classifies and extracts new pages; [`fields`]
+//! fills the article's reporter and date from what a page declares.
 //! [`models`] holds the model shipped with parcels; [`output`] the records the commands print.
 //! [`corpus`] turns annotations into labelled blocks; the command line itself lives in the
 //! `parcels` binary (src/main.rs, src/cli/).
@@ -24,6 +25,7 @@ pub mod dataset;
 pub mod divide;
 pub mod eval;
 pub mod experiment;
+pub mod fields;
 pub mod files;
 pub mod learning_curve;
 pub mod lexical;

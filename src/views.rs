@@ -30,6 +30,8 @@ mod builtin;
 mod density;
 mod groups;
 mod metadata;
+pub(crate) use metadata::words;
+pub use metadata::PageMetadata;
 mod semantics;
 
 use serde::{Deserialize, Serialize};

@@ -44,17 +44,24 @@ pub(crate) const FEATURES: &[(&str, &str)] = &[
     ("meta.article", "1 if its JSON-LD `@type` or `og:type` says article, news article, blog posting or report (page-wide)"),
 ];
 
-/// What a page declares about itself.
+/// What a page declares about itself: its title, authors and dates, read from JSON-LD,
+/// OpenGraph and `<meta>` tags. Used by the `metadata` feature group and by the article's
+/// reporter and date ([`crate::fields`]).
 #[derive(Debug, Default, Clone, PartialEq)]
-pub(crate) struct PageMetadata {
+pub struct PageMetadata {
     /// Declared titles (JSON-LD, `<meta>`), then `<title>` and its longest part between ` | `,
     /// ` - `, ` – `, ` — `, ` :: `.
     pub titles: Vec<String>,
     /// Whether any title came from JSON-LD or `<meta>` (not just `<title>`).
     pub declared_title: bool,
+    /// Declared author names (JSON-LD `author`/`creator`, `<meta name=author>` and the like).
     pub authors: Vec<String>,
     /// Declared dates as written (ISO in practice).
     pub dates: Vec<String>,
+    /// The publication dates among them (JSON-LD `datePublished`, `dateCreated`, `uploadDate`;
+    /// `<meta>` dates whose name does not say modified or updated), in document order.
+    pub published: Vec<String>,
+    /// Whether JSON-LD `@type` or `og:type` says the page is an article.
     pub article: bool,
 }
 
@@ -82,7 +89,7 @@ const ARTICLE_TYPES: &[&str] = &["article", "blogposting", "report", "posting"];
 
 impl PageMetadata {
     /// Reads the page's JSON-LD, `<meta>` tags and `<title>`.
-    pub(crate) fn read(html: &scraper::Html) -> PageMetadata {
+    pub fn read(html: &scraper::Html) -> PageMetadata {
         let mut meta = PageMetadata::default();
         let mut html_title = None;
         for node in html.tree.nodes() {
@@ -106,6 +113,9 @@ impl PageMetadata {
                         meta.authors.push(name.to_string());
                     } else if META_DATE.contains(&key.as_str()) {
                         meta.dates.push(content.to_string());
+                        if !key.contains("modified") && !key.contains("updated") {
+                            meta.published.push(content.to_string());
+                        }
                     } else if key == "og:type" && ARTICLE_TYPES.iter().any(|t| content.to_ascii_lowercase().contains(t)) {
                         meta.article = true;
                     }
@@ -158,6 +168,9 @@ impl PageMetadata {
                 for key in ["datePublished", "dateCreated", "dateModified", "uploadDate"] {
                     if let Some(Value::String(d)) = map.get(key) {
                         self.dates.push(d.clone());
+                        if key != "dateModified" {
+                            self.published.push(d.clone());
+                        }
                     }
                 }
                 for (key, v) in map {
@@ -438,6 +451,7 @@ mod tests {
         assert!(meta.declared_title && meta.article);
         assert_eq!(meta.authors, ["Jane Doe", "Jane Doe", "Ann Lee"]);
         assert_eq!(meta.dates, ["2025-05-04T09:00:00Z"]);
+        assert_eq!(meta.published, meta.dates);
         let none = Page::from_bytes("n.html", b"<p>x</p><script type=application/ld+json>{{{</script>", &LoadOptions::default()).unwrap();
         assert_eq!(PageMetadata::read(&none.html), PageMetadata::default());
     }

@@ -197,6 +197,7 @@ impl TrainedModel {
                 }
             }
         }
+        crate::models::validate(&model, name)?;
         Ok(model)
     }
 }

@@ -169,3 +169,17 @@ fn a_view_naming_an_unknown_feature_group_is_refused_naming_the_file() {
     m["config"]["views"]["stylistic"][0] = json!("nope");
     assert_refused(&m, "its stylistic view has a feature group \"nope\" this parcels does not know (known: placement, ");
 }
+
+#[test]
+fn a_huge_stump_confidence_is_refused() {
+    // Before: 1e308 on the `full-text` class of two stumps per view labelled every block
+    // `full-text`, exit 0. Infinite and NaN values do not even parse as JSON numbers.
+    let mut m = default_model();
+    m["stylistic"]["stumps"][1]["outputs"][0][2] = json!(1e308);
+    assert_refused(&m, "the stylistic learner: inconsistent model: stump 1 branch 0 has a confidence 1e308, beyond ±1000");
+    let text = default_model().to_string();
+    let at = text.find("\"outputs\":[[").expect("a stump") + "\"outputs\":[[".len();
+    let inf = format!("{}1e999,{}", &text[..at], &text[at..]);
+    let err = TrainedModel::from_json(&inf, "bad.json").err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.starts_with("bad.json: not a parcels model: number out of range"), "{err}");
+}

@@ -198,6 +198,7 @@ impl TrainedModel {
                 }
             }
         }
+        crate::models::validate(&model, name)?;
         Ok(model)
     }
 }

@@ -6,8 +6,11 @@
 //! the person moves to the next page. Then the server is killed (SIGKILL) and the label files
 //! on disk are checked: labels, spans exactly covering the blocks' characters, provenance `hand`.
 //!
-//! Without chromedriver the test is skipped with a message, except in CI (`CI` set), where that
-//! is a failure: `.ci/run` installs `chromium` and `chromium-driver`.
+//! Without the browser the test is skipped, saying so on standard error ("skipped: no chromium
+//! at /usr/bin/chromium"), unless `PARCELS_REQUIRE_BROWSER=1`: then a missing browser is a
+//! failure. `.ci/run` installs `chromium` and `chromium-driver` and sets it, so CI can never
+//! pass this test without running it. `PARCELS_CHROMIUM` and `PARCELS_CHROMEDRIVER` point the
+//! test at other binaries (and let the skip itself be tested).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -20,8 +23,12 @@ use parcels::divide::Divider;
 use parcels::page::{LoadOptions, Page};
 use serde_json::{json, Value};
 
+/// Debian's paths of the browser and its driver (`PARCELS_CHROMEDRIVER`, `PARCELS_CHROMIUM`
+/// override them).
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
+/// Set to `1` where the browser must be present (CI): a missing browser fails the test.
+const REQUIRE_BROWSER: &str = "PARCELS_REQUIRE_BROWSER";
 const WAIT: Duration = Duration::from_secs(15);
 /// W3C WebDriver's key for element references.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
@@ -105,7 +112,7 @@ struct Browser {
 }
 
 impl Browser {
-    fn start(port: u16, profile: &Path) -> Browser {
+    fn start(port: u16, chromium: &Path, profile: &Path) -> Browser {
         let deadline = Instant::now() + WAIT;
         while !matches!(http(port, "GET", "/status", None), Ok((200, ref v)) if v["value"]["ready"] == true) {
             assert!(Instant::now() < deadline, "chromedriver did not start on port {port}");
@@ -126,7 +133,7 @@ impl Browser {
         args.push(format!("--user-data-dir={}", profile.display()));
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": CHROMIUM, "args": args}
+            "goog:chromeOptions": {"binary": chromium, "args": args}
         }}});
         let (status, v) = http(port, "POST", "/session", Some(&caps)).expect("new session");
         assert_eq!(status, 200, "cannot start Chromium: {v}");
@@ -253,14 +260,28 @@ fn labels_on_disk(label_file: &Path, page: &Path) -> Vec<(usize, String)> {
     labelled
 }
 
+/// The browser and its driver, or `None` after saying on standard error why the test is
+/// skipped; with `PARCELS_REQUIRE_BROWSER=1` a missing browser panics instead.
+fn browser() -> Option<(PathBuf, PathBuf)> {
+    let path = |var: &str, default: &str| std::env::var_os(var).map_or_else(|| PathBuf::from(default), PathBuf::from);
+    let chromium = path("PARCELS_CHROMIUM", CHROMIUM);
+    let chromedriver = path("PARCELS_CHROMEDRIVER", CHROMEDRIVER);
+    let missing = [("chromium", &chromium), ("chromedriver", &chromedriver)].into_iter().find(|(_, p)| !p.is_file());
+    let Some((name, at)) = missing else {
+        return Some((chromium, chromedriver));
+    };
+    let reason = format!("no {name} at {}", at.display());
+    if std::env::var_os(REQUIRE_BROWSER).is_some_and(|v| v == "1") {
+        panic!("{reason}, and {REQUIRE_BROWSER}=1 requires it (apt-get install chromium chromium-driver, as .ci/run does)");
+    }
+    eprintln!("skipped: {reason} (apt-get install chromium chromium-driver; {REQUIRE_BROWSER}=1 makes this a failure)");
+    None
+}
+
 #[test]
 fn label_pages_in_a_headless_browser() {
     let started = Instant::now();
-    if !Path::new(CHROMEDRIVER).exists() || !Path::new(CHROMIUM).exists() {
-        assert!(std::env::var_os("CI").is_none(), "{CHROMEDRIVER} or {CHROMIUM} missing: .ci/run installs chromium and chromium-driver");
-        eprintln!("skipping: {CHROMEDRIVER} or {CHROMIUM} not installed (apt-get install chromium chromium-driver)");
-        return;
-    }
+    let Some((chromium, chromedriver)) = browser() else { return };
     let tmp = TempDir(std::env::temp_dir().join(format!("parcels-annotate-browser-{}", std::process::id())));
     let corpus = tmp.0.join("news");
     let labels = tmp.0.join("labels");
@@ -272,9 +293,9 @@ fn label_pages_in_a_headless_browser() {
     let (server, base) = start_server(&corpus, &labels);
     let driver_port = free_port();
     let driver = Killed(
-        Command::new(CHROMEDRIVER).arg(format!("--port={driver_port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start chromedriver"),
+        Command::new(&chromedriver).arg(format!("--port={driver_port}")).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start chromedriver"),
     );
-    let browser = Browser::start(driver_port, &tmp.0.join("profile"));
+    let browser = Browser::start(driver_port, &chromium, &tmp.0.join("profile"));
 
     // layers.html (page 0): 3 headline, 4 byline, 5 dateline, 6 first paragraph, 7 "Costs".
     browser.goto(&format!("{base}/page/0"));

@@ -397,3 +397,32 @@ fn slow_connections_do_not_lock_the_server_out() {
     let cut = dribbler.join().unwrap();
     assert!(cut < Duration::from_secs(3), "a slow request held its connection for {cut:?}");
 }
+
+#[test]
+fn a_crowd_of_silent_connections_beyond_the_cap_does_not_delay_the_503() {
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    let f = Fixture::new("crowd");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (name, pages) = corpus_pages(&f.corpus(), None, Some(&f.labels())).unwrap();
+    let a = Arc::new(Annotator::new(name, pages, LabelScheme::built_in("parcels-17").unwrap(), Divider::default(), port));
+    let limits = server::Limits { max_connections: 2, request_time: Duration::from_secs(20), response_time: Duration::from_secs(20) };
+    std::thread::spawn(move || server::serve_with(listener, a, limits));
+    // Both slots held for the whole test, then 30 more connections that send nothing. The
+    // refusing thread used to wait 300 ms for each one's request: 9 s before the next 503.
+    let held: Vec<std::net::TcpStream> = (0..2).map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let crowd: Vec<std::net::TcpStream> = (0..30).map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    assert_eq!(http_status(port, "/", Duration::from_secs(15)).unwrap(), 503);
+    assert!(t.elapsed() < Duration::from_secs(2), "the 503 took {:?}", t.elapsed());
+    // The silent ones got their 503 too, and were closed.
+    let mut first = &crowd[0];
+    first.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+    let mut answer = String::new();
+    first.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 503 "), "{answer}");
+    drop(held);
+}

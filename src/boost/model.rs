@@ -14,6 +14,13 @@ pub const FORMAT_VERSION: u32 = 1;
 /// have a handful.
 pub const MAX_CLASSES: usize = 1024;
 
+/// Largest confidence magnitude a loaded stump may have ([`AdaBoostMh::validate`]). A trained
+/// stump's confidence is ½ ln((W₊ + ε)/(W₋ + ε)) with weights summing to 1 and ε > 0 (Schapire
+/// & Singer 1999, section 4.2), so it stays below ½ ln(1 + 1/ε) < 373 for every positive `f64`
+/// ε (the shipped models' largest is 4.1). A larger value can only come from an edited file: it
+/// would outvote every other stump (and sums of such values overflow to ±∞ and NaN).
+pub const MAX_CONFIDENCE: f64 = 1000.0;
+
 /// Why training stopped adding stumps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StopReason {
@@ -191,9 +198,8 @@ impl AdaBoostMh {
 
     /// Checks the internal consistency of a model read from outside (a file can be edited or
     /// corrupted, and serde only checks types): the format version; 2 to [`MAX_CLASSES`]
-    /// classes; each
-    /// stump's three confidence vectors having one finite value per class; each stump's column
-    /// within the schema's numeric or token columns, with a threshold that is not NaN; finite
+    /// classes; each stump's three confidence vectors having one finite value per class, none
+    /// beyond ±`MAX_CONFIDENCE`; each stump's column within the schema's numeric or token columns, with a threshold that is not NaN; finite
     /// round normalisers, no more of them than stumps; a finite, non-negative smoothing ε; and
     /// column names that are unique within each table, as a matrix built from records requires.
     /// A model that passes can be applied to any matrix of its schema without panicking or
@@ -234,6 +240,9 @@ impl AdaBoostMh {
                 }
                 if let Some(v) = outputs.iter().find(|v| !v.is_finite()) {
                     return invalid(format!("stump {t} branch {branch} has a non-finite confidence {v}"));
+                }
+                if let Some(v) = outputs.iter().find(|v| v.abs() > MAX_CONFIDENCE) {
+                    return invalid(format!("stump {t} branch {branch} has a confidence {v:e}, beyond ±{MAX_CONFIDENCE} (no trained stump reaches 373)"));
                 }
             }
         }
@@ -404,6 +413,9 @@ mod validate_tests {
         let mut m = good.clone();
         m.stumps[0].outputs[0][0] = f64::INFINITY;
         assert!(m.validate().unwrap_err().to_string().contains("non-finite confidence"));
+        let mut m = good.clone();
+        m.stumps[0].outputs[2][1] = -1e308;
+        rejected(&m, "has a confidence -1e308, beyond ±1000");
         let mut m = good.clone();
         m.round_z.push(0.5);
         m.round_z.push(0.5);

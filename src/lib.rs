@@ -27,6 +27,7 @@ pub mod experiment;
 pub mod files;
 pub mod learning_curve;
 pub mod lexical;
+pub mod markdown;
 pub mod matrix;
 pub mod models;
 pub mod output;

@@ -30,6 +30,9 @@ pub enum Format {
     Svmlight,
     /// Plain text for reading.
     Text,
+    /// Markdown: the article's title as a heading, then its main text keeping headings, lists,
+    /// links and tables ([`crate::markdown`]).
+    Markdown,
 }
 
 impl Format {
@@ -40,6 +43,7 @@ impl Format {
             Format::Tsv => "tsv",
             Format::Svmlight => "svmlight",
             Format::Text => "text",
+            Format::Markdown => "markdown",
         }
     }
 
@@ -176,6 +180,21 @@ pub fn article_record(path: &Path, article: &Article, blocks: &[ClassifiedBlock]
 /// An extracted page as text: the title, then the main text, then a blank line.
 pub fn article_text(article: &Article) -> String {
     format!("{}\n{}\n\n", article.title.as_deref().unwrap_or_default(), article.main_text)
+}
+
+/// Makes the link and image addresses of a division's blocks absolute against `base` (the page's
+/// URL after its `<base href>`: [`crate::markdown::page_base`]).
+pub fn absolute_links(division: &mut Division, base: &url::Url) {
+    for b in &mut division.blocks {
+        for l in &mut b.links {
+            l.href = crate::markdown::resolve(Some(base), &l.href);
+        }
+        for i in &mut b.images {
+            if let Some(src) = &mut i.src {
+                *src = crate::markdown::resolve(Some(base), src);
+            }
+        }
+    }
 }
 
 /// The message of an error and its causes joined by `: `, leaving out a cause whose text the

@@ -41,7 +41,13 @@ pub fn article_markdown(page: &Page, division: &Division, article: &Article, url
         out.push('\n');
     }
     let body = match main_text_blocks(division, &article.main_text) {
-        Some(blocks) => render(page, division, &blocks, page_base(page, url).as_ref()),
+        Some(mut blocks) => {
+            // A title that is also the main text's first block is written once, as the heading.
+            if blocks.first().and_then(|&b| division.blocks.get(b)).is_some_and(|b| Some(b.text.trim()) == article.title.as_deref().map(str::trim)) {
+                blocks.remove(0);
+            }
+            render(page, division, &blocks, page_base(page, url).as_ref())
+        }
         None => {
             article.main_text.lines().filter(|l| !l.trim().is_empty()).map(|l| escape_line_start(&escape(l.trim(), false))).collect::<Vec<_>>().join("\n\n")
         }
@@ -176,25 +182,29 @@ const LAYOUT_IN_TABLE: &[&str] = &["table", "h1", "h2", "h3", "h4", "h5", "h6", 
 const MAX_DATA_CELL_CHARS: usize = 300;
 
 /// Whether a table holding chosen text is a data table: no structure inside its cells (see
-/// [`LAYOUT_IN_TABLE`]), short cells, and chosen text in at least two cells.
+/// [`LAYOUT_IN_TABLE`]), short cells, and chosen text in at least two rows and two cells of a
+/// row (a one-row table lays out a line, and is its cells' paragraphs).
 fn is_data_table(table: NodeRef<'_, Node>, marked: &HashSet<NodeId>) -> bool {
     // Structure first: a layout table usually shows it early, before any cell is measured.
     let structure = table.descendants().skip(1).any(|n| n.value().as_element().is_some_and(|el| LAYOUT_IN_TABLE.contains(&el.name())));
     if structure {
         return false;
     }
-    let mut cells_with_text = 0;
-    for n in table.descendants() {
-        let Node::Element(el) = n.value() else { continue };
-        if matches!(el.name(), "td" | "th") && marked.contains(&n.id()) {
-            let chars: usize = n.descendants().filter_map(|d| d.value().as_text()).map(|t| t.trim().chars().count()).sum();
+    // Rows holding chosen text, and the most cells with chosen text in one row.
+    let (mut rows, mut widest) = (0, 0);
+    for row in table.descendants().filter(|n| n.value().as_element().is_some_and(|el| el.name() == "tr") && marked.contains(&n.id())) {
+        let mut cells = 0;
+        for cell in row.children().filter(|n| n.value().as_element().is_some_and(|el| matches!(el.name(), "td" | "th")) && marked.contains(&n.id())) {
+            let chars: usize = cell.descendants().filter_map(|d| d.value().as_text()).map(|t| t.trim().chars().count()).sum();
             if chars > MAX_DATA_CELL_CHARS {
                 return false;
             }
-            cells_with_text += 1;
+            cells += 1;
         }
+        rows += 1;
+        widest = usize::max(widest, cells);
     }
-    cells_with_text >= 2
+    rows >= 2 && widest >= 2
 }
 
 /// A separator owed before the next text, the strongest asked for.
@@ -605,6 +615,11 @@ mod tests {
     }
 
     #[test]
+    fn a_one_row_table_gives_paragraphs() {
+        assert_eq!(markdown("<table><tr><td>Ely</td><td>Ross</td></tr></table>", None), "Ely\n\nRoss\n");
+    }
+
+    #[test]
     fn a_layout_table_gives_paragraphs() {
         let md = markdown("<table><tr><td><p>First paragraph.</p><p>Second.</p></td><td>Side</td></tr></table>", None);
         assert_eq!(md, "First paragraph.\n\nSecond.\n\nSide\n");
@@ -639,6 +654,9 @@ mod tests {
             location: None,
             subheaders: Vec::new(),
         };
+        assert_eq!(article_markdown(&page, &division, &article, None), "# Storm\n\nWinds.\n");
+        // The title is the main text's first block: it is written once.
+        let article = Article { main_text: "Storm\nWinds.".into(), ..article };
         assert_eq!(article_markdown(&page, &division, &article, None), "# Storm\n\nWinds.\n");
     }
 

@@ -161,9 +161,10 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
                 match args.format {
                     Format::Tsv => prefix_lines(&f.to_tsv(), &shown),
                     Format::Svmlight => output::stylistic_svmlight(&f.rows, qid),
-                    _ => {
-                        output::with_fields(&format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, f.to_records_json()?), &[("url", url)])
-                    }
+                    _ => output::with_fields(
+                        &format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, output::compact_json(&f.to_records_json()?)),
+                        &[("url", url)],
+                    ),
                 }
             }
             ViewName::Lexical => {

@@ -20,7 +20,7 @@
 //! use parcels::apply::Classifier;
 //! use parcels::page::{LoadOptions, Page};
 //!
-//! let html = r#"<html><head><title>Valley Weekly</title></head><body>
+//! let html = r#"<html><head><title>Village fair draws record crowd - Valley Weekly</title></head><body>
 //!   <div id="nav"><a href="/">Home</a> | <a href="/news">News</a> | <a href="/sport">Sport</a></div>
 //!   <h1>Village fair draws record crowd</h1>
 //!   <p>More than five thousand people came to the fair on Saturday, the organisers said.</p>

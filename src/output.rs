@@ -30,6 +30,9 @@ pub enum Format {
     Svmlight,
     /// Plain text for reading.
     Text,
+    /// Markdown: the article's title as a heading, then its main text keeping headings, lists,
+    /// links and tables ([`crate::markdown`]).
+    Markdown,
 }
 
 impl Format {
@@ -40,6 +43,7 @@ impl Format {
             Format::Tsv => "tsv",
             Format::Svmlight => "svmlight",
             Format::Text => "text",
+            Format::Markdown => "markdown",
         }
     }
 
@@ -178,6 +182,43 @@ pub fn article_text(article: &Article) -> String {
     format!("{}\n{}\n\n", article.title.as_deref().unwrap_or_default(), article.main_text)
 }
 
+/// JSON text with the whitespace between its tokens removed (strings untouched): pretty-printed
+/// JSON made one line, for JSON Lines records.
+pub fn compact_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if !c.is_whitespace() {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Makes the link and image addresses of a division's blocks absolute against `base` (the page's
+/// URL after its `<base href>`: [`crate::markdown::page_base`]).
+pub fn absolute_links(division: &mut Division, base: &url::Url) {
+    for b in &mut division.blocks {
+        for l in &mut b.links {
+            l.href = crate::markdown::resolve(Some(base), &l.href);
+        }
+        for i in &mut b.images {
+            if let Some(src) = &mut i.src {
+                *src = crate::markdown::resolve(Some(base), src);
+            }
+        }
+    }
+}
+
 /// The message of an error and its causes joined by `: `, leaving out a cause whose text the
 /// message already holds: most of our errors write their source into their own message, so
 /// printing every cause (anyhow's `{:#}`) would say it twice. Used for error lines on stderr,
@@ -304,6 +345,14 @@ mod tests {
         assert_eq!(v["url"], "http://x/\"q\"");
         assert_eq!(with_fields("{}", &[("url", Some("u"))]), "{\"url\":\"u\"}");
         assert_eq!(with_fields("a\tb\n", &[("url", Some("u"))]), "a\tb\n");
+    }
+
+    #[test]
+    fn compact_json_keeps_strings_and_drops_layout() {
+        let pretty = "[\n  {\n    \"a b\": 1.5,\n    \"q\\\" x\": null\n  }\n]";
+        assert_eq!(compact_json(pretty), "[{\"a b\":1.5,\"q\\\" x\":null}]");
+        let v: serde_json::Value = serde_json::from_str(pretty).unwrap();
+        assert_eq!(compact_json(pretty), v.to_string());
     }
 
     #[test]

@@ -163,9 +163,36 @@ fn page_name(path: Option<PathBuf>) -> PathBuf {
     path.unwrap_or_else(|| PathBuf::from(CALLER_PAGE))
 }
 
-/// The article of a page: the record `parcels extract` prints for it, as a dict.
+/// What [`extract`] returns, by its `output_format` (trafilatura's argument name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ExtractOutput {
+    /// `None`: the record as a dict.
+    Record,
+    /// `"json"`: the record as the CLI's JSON line (without its newline).
+    Json,
+    /// `"txt"` or `"text"`: the title, then the main text (`parcels extract --format text`).
+    Text,
+    /// `"markdown"`: `parcels extract --format markdown`.
+    Markdown,
+}
+
+impl ExtractOutput {
+    fn from_name(name: Option<&str>) -> PyResult<ExtractOutput> {
+        Ok(match name {
+            None => ExtractOutput::Record,
+            Some("json") => ExtractOutput::Json,
+            Some("txt" | "text") => ExtractOutput::Text,
+            Some("markdown") => ExtractOutput::Markdown,
+            Some(other) => return Err(ParcelsError::new_err(format!("output_format {other:?}: use None (a dict), \"json\", \"txt\" or \"markdown\""))),
+        })
+    }
+}
+
+/// The article of a page: the record `parcels extract` prints for it, as a dict; with
+/// `output_format`, as a string in that format (as trafilatura's `extract` returns).
 #[pyfunction]
-#[pyo3(signature = (html, url=None, model=None, *, path=None, max_bytes=None))]
+#[pyo3(signature = (html, url=None, model=None, *, path=None, max_bytes=None, output_format=None))]
+#[allow(clippy::too_many_arguments)]
 fn extract<'py>(
     py: Python<'py>,
     html: &Bound<'py, PyAny>,
@@ -173,16 +200,35 @@ fn extract<'py>(
     model: Option<&Bound<'py, Model>>,
     path: Option<PathBuf>,
     max_bytes: Option<usize>,
+    output_format: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let format = ExtractOutput::from_name(output_format.as_deref())?;
     let html = Html::from_py(html)?;
     let classifier = classifier(py, model)?;
     let name = page_name(path);
     let opts = load_options(max_bytes);
-    let record = py.detach(|| {
+    let text = py.detach(|| {
         let page = html.page(&name, &opts)?;
-        extract_record(&classifier, &page, &name, url.as_deref())
+        match format {
+            ExtractOutput::Record | ExtractOutput::Json => extract_record(&classifier, &page, &name, url.as_deref()),
+            ExtractOutput::Text | ExtractOutput::Markdown => {
+                let (article, _) = classifier.extract(&page).map_err(|e| error_chain(&e))?;
+                Ok(match format {
+                    ExtractOutput::Text => crate::output::article_text(&article),
+                    _ => {
+                        // The model's own divider, as the classifier's: the renderer reads the blocks' DOM nodes.
+                        let division = Divider::new(classifier.model().divider.clone()).divide(&page);
+                        crate::markdown::article_markdown(&page, &division, &article, url.as_deref())
+                    }
+                })
+            }
+        }
     });
-    json_loads(py, &record.map_err(ParcelsError::new_err)?)
+    let text = text.map_err(ParcelsError::new_err)?;
+    match format {
+        ExtractOutput::Record => json_loads(py, &text),
+        _ => Ok(PyString::new(py, &text).into_any()),
+    }
 }
 
 /// The label of every block of a page: the `blocks` of `parcels classify`'s record.

@@ -202,3 +202,93 @@ fn completions_and_man_page_cover_the_subcommands() {
     let bad = parcels().args(["completions", "tcsh"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2), "clap refuses an unknown shell");
 }
+
+#[test]
+fn extract_markdown_keeps_headings_links_and_makes_links_absolute_with_a_url() {
+    let out =
+        parcels().args(["extract", "--format", "markdown", "--url", "http://news.example/2008/03/story.html"]).arg(fixture("table.html")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = String::from_utf8(out.stdout).unwrap();
+    // One page: no page header; the title as a heading; paragraphs per block; a link resolved
+    // against the page's URL (table.html has `href="/weather"`).
+    assert!(md.starts_with("# Storm closes harbour for third day\n\n"), "{md}");
+    assert!(md.contains("\n\nMarch 3, 2008\n\n"), "{md}");
+    assert!(md.ends_with("cancelled until [the weather](http://news.example/weather) improves.\n"), "{md}");
+    let out = parcels().args(["extract", "--format", "markdown"]).arg(fixture("table.html")).output().unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("[the weather](/weather)"), "without a URL the link stays as written");
+}
+
+#[test]
+fn text_formats_name_each_page_and_its_failures() {
+    let missing = PathBuf::from("/nonexistent-parcels/page.html");
+    for (command, format) in [("extract", "text"), ("extract", "markdown"), ("classify", "text")] {
+        let out = parcels().args([command, "--format", format]).arg(fixture("linear.html")).arg(&missing).arg(fixture("table.html")).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command} {format}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let headers: Vec<&str> = stdout.lines().filter(|l| l.starts_with("==> ")).collect();
+        assert_eq!(
+            headers,
+            [
+                format!("==> {} <==", fixture("linear.html").display()),
+                format!("==> {} <==", missing.display()),
+                format!("==> {} <==", fixture("table.html").display())
+            ],
+            "{command} {format}: {stdout}"
+        );
+        // The failure is said under its header, once, without repeating the path; a blank line
+        // goes before every header but the first.
+        let at = stdout.find(&format!("==> {} <==\nerror: cannot read: ", missing.display())).unwrap_or_else(|| panic!("{command} {format}: {stdout}"));
+        assert!(stdout[..at].ends_with("\n\n"), "{command} {format}: {stdout}");
+        assert_eq!(stdout.matches("os error 2").count(), 1, "{stdout}");
+    }
+    // One page: no header, as head(1) does.
+    let out = parcels().args(["extract", "--format", "text"]).arg(fixture("linear.html")).output().unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().starts_with("Village fair draws record crowd\n"));
+}
+
+#[test]
+fn url_is_recorded_resolves_links_and_names_one_page() {
+    let url = "http://news.example/2008/03/story.html";
+    let out = parcels().args(["extract", "--no-blocks", "--url", url]).arg(fixture("linear.html")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with(&format!("{{\"url\":\"{url}\",")), "url comes first, as in web-archive records: {stdout}");
+    let out = parcels().args(["divide", "--url", url]).arg(fixture("table.html")).output().unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["url"], url);
+    let hrefs: Vec<&str> =
+        record["blocks"].as_array().unwrap().iter().flat_map(|b| b["links"].as_array().unwrap()).map(|l| l["href"].as_str().unwrap()).collect();
+    assert!(!hrefs.is_empty() && hrefs.iter().all(|h| h.starts_with("http://news.example/")), "{hrefs:?}");
+    // Contradictory or wrong: an error before any work.
+    let out = parcels().args(["extract", "--url", url]).arg(fixture("linear.html")).arg(fixture("table.html")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--url names one page, but 2 inputs were given"));
+    let out = parcels().args(["extract", "--url", "story.html"]).arg(fixture("linear.html")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--url story.html: not an absolute URL"));
+}
+
+#[test]
+fn standard_input_is_read_when_no_page_is_named() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = parcels().args(["extract", "--no-blocks"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(&std::fs::read(fixture("linear.html")).unwrap()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((record["path"].as_str(), record["title"].as_str()), (Some("-"), Some("Village fair draws record crowd")));
+}
+
+#[test]
+fn features_json_is_one_record_per_page_and_line() {
+    for view in ["stylistic", "lexical"] {
+        let out = parcels().args(["features", "--view", view]).arg(fixture("linear.html")).arg(fixture("table.html")).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{view}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let records: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(records.len(), 2, "{view}");
+        assert!(records[1]["path"].as_str().unwrap().ends_with("table.html"), "{view}");
+    }
+}

@@ -63,3 +63,46 @@ fn non_html_and_fifo_inputs_are_per_page_errors() {
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1, "linear.html is still divided");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_url_given_as_a_path_is_its_pages_error_with_a_hint() {
+    let out = Command::new(env!("CARGO_BIN_EXE_parcels"))
+        .args(["extract", "--no-blocks"])
+        .arg(fixture("linear.html"))
+        .arg("https://example.com/story.html")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let records: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 2, "{stdout}");
+    assert_eq!(records[0]["title"], "Village fair draws record crowd");
+    let error = records[1]["error"].as_str().unwrap();
+    assert!(error.starts_with("https://example.com/story.html: ") && error.contains("not URLs"), "{error}");
+}
+
+#[test]
+fn extract_piped_into_a_reader_that_stops_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // Enough records to fill the pipe before the reader goes away.
+    let pages: Vec<PathBuf> = (0..300).map(|_| fixture("table.html")).collect();
+    for format in ["json", "text", "markdown"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_parcels"))
+            .args(["--threads", "1", "extract", "--format", format])
+            .args(&pages)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        stdout.read_line(&mut first).unwrap();
+        assert!(!first.is_empty(), "{format}");
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{format}: {stderr}");
+        assert!(!stderr.contains("Broken pipe"), "{format}: {stderr}");
+    }
+}

@@ -103,3 +103,23 @@ fn a_damaged_record_is_an_error_record_and_the_archive_goes_on() {
     assert!(!missing.exists(), "a missing archive is not created");
     assert!(stderr.contains("damaged.warc <urn:uuid:00000000-0000-0000-0000-000000000005> (http://c.example/bad)"), "{stderr}");
 }
+
+#[test]
+fn archive_pages_in_markdown_are_named_by_url_and_resolve_links_against_it() {
+    let dir = scratch("markdown");
+    let table = std::fs::read(fixture("table.html")).unwrap();
+    let mut warc = response(6, "http://d.example/2008/storm.html", "text/html", &table);
+    warc.extend(response(7, "http://e.example/other/page.html", "text/html", &table));
+    let path = dir.join("pages.warc");
+    std::fs::write(&path, &warc).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_parcels")).args(["extract", "--format", "markdown"]).arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = String::from_utf8(out.stdout).unwrap();
+    let headers: Vec<&str> = md.lines().filter(|l| l.starts_with("==> ")).collect();
+    assert_eq!(
+        headers,
+        [format!("==> {} http://d.example/2008/storm.html <==", path.display()), format!("==> {} http://e.example/other/page.html <==", path.display())]
+    );
+    // table.html links to `/weather`: each record's link is absolute on its own site.
+    assert!(md.contains("[the weather](http://d.example/weather)") && md.contains("[the weather](http://e.example/weather)"), "{md}");
+}

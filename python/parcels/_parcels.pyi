@@ -41,10 +41,17 @@ def extract(
     *,
     path: Optional[StrPath] = None,
     max_bytes: Optional[int] = None,
-) -> Record:
+    output_format: Optional[str] = None,
+) -> Union[Record, str]:
     """The article of a page: the record ``parcels extract`` prints (``title``, ``main_text``,
     ``date``, ``reporter``, ``source``, ``location``, ``subheaders``, ``path``, ``blocks``), with
-    ``url`` when given. ``path`` names the page (default ``-``, as for standard input); ``url`` comes first."""
+    ``url`` when given. ``path`` names the page (default ``-``, as for standard input); ``url`` comes first.
+
+    ``output_format`` (trafilatura's argument) returns a string instead of the dict:
+    ``"markdown"`` (the title as a heading, then the main text with its headings, lists, links
+    and tables, links made absolute against ``url``), ``"txt"``/``"text"`` (the title, then the
+    main text) or ``"json"`` (the record's JSON line): each exactly what ``parcels extract
+    --format markdown|text|json`` prints for the page. Any other value raises ParcelsError."""
 
 def classify(
     html: Html,

@@ -5,7 +5,9 @@
 one WARC path per line, or one WARC file — to ``parcels.extract_warc`` on the cluster's workers,
 and writes one JSON Lines file per shard into ``OUT_DIR`` (``NAME.jsonl`` for ``NAME.warc.gz``):
 one ``parcels extract`` record per page, with ``url`` and ``warc_record_id``, and an error record
-for a damaged one, so every page of the shard is accounted for.
+for a damaged one, so every page of the shard is accounted for. With ``--format parquet`` (needs
+pyarrow: ``pip install ".[parquet]"``) each shard is ``NAME.parquet`` instead, one row per record
+with the columns of :func:`parquet_schema` (a column a record lacks is null).
 
 Each output is written to a temporary file in ``OUT_DIR`` and renamed into place when the shard
 is done, so a file that exists is complete. That makes a run resumable: a shard whose output
@@ -36,6 +38,35 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 WARC_SUFFIXES = (".warc", ".warc.gz")
 
+#: Output formats and the suffix of their files.
+FORMATS = {"jsonl": ".jsonl", "parquet": ".parquet"}
+
+#: Records written to a Parquet file at a time (a row group each): memory stays bounded by this,
+#: not by the shard.
+PARQUET_BATCH = 1024
+
+
+def parquet_schema():
+    """The Parquet columns of an extract record: ``url``, ``warc_record_id``, ``path``,
+    ``error`` (error records), the article's fields, and ``blocks`` as a list of structs with
+    the fields of ``parcels.classify``'s blocks."""
+    import pyarrow as pa
+
+    said = pa.struct([("label", pa.string()), ("confidence", pa.float64())])
+    block = pa.struct(
+        [
+            ("id", pa.int64()),
+            ("locator", pa.string()),
+            ("label", pa.string()),
+            ("confidence", pa.float64()),
+            ("view", pa.string()),
+            ("views", pa.struct([("stylistic", said), ("lexical", said)])),
+            ("text", pa.string()),
+        ]
+    )
+    strings = ["url", "warc_record_id", "path", "error", "title", "main_text", "date", "reporter", "source", "location"]
+    return pa.schema([(name, pa.string()) for name in strings] + [("subheaders", pa.list_(pa.string())), ("blocks", pa.list_(block))])
+
 
 def is_warc(path: Path) -> bool:
     """Whether a file name says WARC (``.warc``, ``.warc.gz``, any case)."""
@@ -43,8 +74,9 @@ def is_warc(path: Path) -> bool:
     return name.endswith(WARC_SUFFIXES)
 
 
-def find_shards(source: Path) -> List[Tuple[Path, str]]:
-    """The shards of an input with their output names: ``(warc path, NAME.jsonl)``, sorted.
+def find_shards(source: Path, suffix: str = ".jsonl") -> List[Tuple[Path, str]]:
+    """The shards of an input with their output names: ``(warc path, NAME.jsonl)`` (or the
+    output format's ``suffix``), sorted.
 
     A directory gives its WARC files (recursively; names made from the path under it, ``/``
     written ``__``), a WARC file itself, any other file one path per line (blank lines and lines
@@ -73,7 +105,7 @@ def find_shards(source: Path) -> List[Tuple[Path, str]]:
     named: Dict[str, Path] = {}
     out = []
     for path, name in shards:
-        target = output_name(name)
+        target = output_name(name, suffix)
         if target in named:
             raise ValueError(f"{path} and {named[target]} would both write {target}")
         named[target] = path
@@ -81,13 +113,13 @@ def find_shards(source: Path) -> List[Tuple[Path, str]]:
     return out
 
 
-def output_name(warc_name: str) -> str:
-    """``NAME.jsonl`` for ``NAME.warc`` or ``NAME.warc.gz``."""
+def output_name(warc_name: str, suffix: str = ".jsonl") -> str:
+    """``NAME.jsonl`` (or ``NAME`` + ``suffix``) for ``NAME.warc`` or ``NAME.warc.gz``."""
     lower = warc_name.lower()
-    for suffix in (".warc.gz", ".warc"):
-        if lower.endswith(suffix):
-            return warc_name[: -len(suffix)] + ".jsonl"
-    return warc_name + ".jsonl"
+    for warc_suffix in (".warc.gz", ".warc"):
+        if lower.endswith(warc_suffix):
+            return warc_name[: -len(warc_suffix)] + suffix
+    return warc_name + suffix
 
 
 _MODELS: Dict[Optional[str], object] = {}
@@ -103,7 +135,8 @@ def _model(model_path: Optional[str]):
 
 
 def process_shard(warc: str, out: str, model_path: Optional[str] = None) -> Dict[str, object]:
-    """Extracts every page of one WARC file into one JSON Lines file, atomically.
+    """Extracts every page of one WARC file into one JSON Lines file (a Parquet file when
+    ``out`` ends in ``.parquet``), atomically.
 
     Returns ``{"shard", "out", "pages", "errors", "seconds", "skipped"}``. A shard whose output
     already exists is skipped (``skipped`` true). Records are written as ``parcels extract``
@@ -119,19 +152,46 @@ def process_shard(warc: str, out: str, model_path: Optional[str] = None) -> Dict
     pages = errors = 0
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            for record in parcels.extract_warc(warc, _model(model_path)):
-                pages += 1
-                errors += "error" in record
-                f.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
-                f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
+        if target.suffix == ".parquet":
+            pages, errors = _write_parquet(parcels.extract_warc(warc, _model(model_path)), tmp)
+        else:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+                for record in parcels.extract_warc(warc, _model(model_path)):
+                    pages += 1
+                    errors += "error" in record
+                    f.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+                    f.write("\n")
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, target)
     finally:
         if tmp.exists():
             tmp.unlink()
     return {"shard": warc, "out": out, "pages": pages, "errors": errors, "seconds": time.perf_counter() - start, "skipped": False}
+
+
+def _write_parquet(records: Iterable[Dict[str, object]], path: Path) -> Tuple[int, int]:
+    """Writes records to a Parquet file in row groups of :data:`PARQUET_BATCH`; returns
+    ``(records, error records)``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = parquet_schema()
+    pages = errors = 0
+    batch: List[Dict[str, object]] = []
+    with pq.ParquetWriter(str(path), schema) as writer:
+        for record in records:
+            pages += 1
+            errors += "error" in record
+            batch.append(record)
+            if len(batch) == PARQUET_BATCH:
+                writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+                batch = []
+        if batch:
+            writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+    with open(path, "rb") as f:
+        os.fsync(f.fileno())
+    return pages, errors
 
 
 def run(
@@ -184,10 +244,11 @@ def run(
 def main(argv: Optional[Iterable[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m parcels.distributed",
-        description="Extract the articles of WARC shards on a Dask cluster: one JSON Lines file per shard, resumable.",
+        description="Extract the articles of WARC shards on a Dask cluster: one JSON Lines (or Parquet) file per shard, resumable.",
     )
     parser.add_argument("input", type=Path, help="a directory of .warc/.warc.gz files (searched recursively), a file listing one WARC path per line, or one WARC file")
-    parser.add_argument("out_dir", type=Path, help="directory that receives NAME.jsonl per shard; shards whose file exists are skipped")
+    parser.add_argument("out_dir", type=Path, help="directory that receives NAME.jsonl (or NAME.parquet) per shard; shards whose file exists are skipped")
+    parser.add_argument("--format", choices=sorted(FORMATS), default="jsonl", help="output per shard: JSON Lines, or Parquet (needs pyarrow) [default: jsonl]")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="worker processes of the local cluster [default: one per core]")
     parser.add_argument("--threads-per-worker", type=int, default=1, help="threads per worker process [default: 1]")
     parser.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://HOST:8786) instead of a local cluster")
@@ -196,8 +257,10 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
     if args.workers < 1 or args.threads_per_worker < 1:
         parser.error("--workers and --threads-per-worker must be at least 1")
     try:
-        shards = find_shards(args.input)
-    except (OSError, ValueError) as e:
+        shards = find_shards(args.input, FORMATS[args.format])
+        if args.format == "parquet":
+            import pyarrow  # noqa: F401  (before any work: the workers need it too)
+    except (OSError, ValueError, ImportError) as e:
         print(f"parcels.distributed: {e}", file=sys.stderr)
         return 1
 

@@ -4,9 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use parcels::apply::{Classifier, TrainedModel};
+use parcels::divide::Divider;
 use parcels::output::{self, Format};
 
-use super::{print_sources, PageArgs};
+use super::{print_sources, Naming, PageArgs};
 
 /// Options of `parcels classify` and `parcels extract`.
 #[derive(Debug, Clone, clap::Args)]
@@ -28,21 +29,26 @@ pub struct ClassifyArgs {
     #[command(flatten)]
     pub apply: ApplyArgs,
     /// Output format: json (`{"path", "blocks": [{"id", "locator", "label", "confidence", "view",
-    /// "text"}]}` per page and line) or text (`id<TAB>label<TAB>confidence<TAB>text` per block).
+    /// "text"}]}` per page and line; a failed page is `{"path", "error"}`) or text
+    /// (`id<TAB>label<TAB>confidence<TAB>text` per block; with several pages each starts with a
+    /// `==> PATH <==` line, and a failed page is its header and an `error: …` line).
     #[arg(long, value_enum, default_value_t = Format::Json, hide_possible_values = true)]
     pub format: Format,
 }
 
 /// The formats `parcels extract` writes.
-const EXTRACT_FORMATS: &[Format] = &[Format::Json, Format::Text];
+const EXTRACT_FORMATS: &[Format] = &[Format::Json, Format::Text, Format::Markdown];
 
 /// `parcels extract`: the article of each page.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ExtractArgs {
     #[command(flatten)]
     pub apply: ApplyArgs,
-    /// Output format: json (the article's fields, `path` and `blocks`, per page and line) or text
-    /// (the title, then the main text, then a blank line, per page).
+    /// Output format: json (the article's fields, `path` and `blocks`, per page and line; a failed
+    /// page is `{"path", "error"}`), text (the title, then the main text, then a blank line, per
+    /// page) or markdown (the title as a heading, then the main text with its headings, lists,
+    /// links and tables). In text and markdown, with several pages each starts with a
+    /// `==> PATH <==` line, and a failed page is its header and an `error: …` line.
     #[arg(long, value_enum, default_value_t = Format::Json, hide_possible_values = true)]
     pub format: Format,
     /// Leave the per-block list out of JSON records (the article's fields only: records are
@@ -59,17 +65,25 @@ fn classifier(args: &ApplyArgs) -> anyhow::Result<Classifier> {
     Ok(Classifier::new(model)?)
 }
 
+/// How a command's output in `format` names its pages.
+fn naming(format: Format, batch: &super::Batch) -> Naming {
+    match format {
+        Format::Json => Naming::JsonRecords,
+        _ => Naming::text(batch),
+    }
+}
+
 /// Runs `parcels classify`.
 pub fn classify(args: &ClassifyArgs) -> anyhow::Result<ExitCode> {
     args.format.check("classify", CLASSIFY_FORMATS)?;
     let classifier = classifier(&args.apply)?;
     let opts = args.apply.input.load_options();
     let batch = args.apply.input.batch()?;
-    print_sources(None, &batch, &opts, args.format == Format::Json, |path, page| {
+    print_sources(None, &batch, &opts, naming(args.format, &batch), |source, page| {
         let (_, blocks) = classifier.classify(page)?;
         Ok(match args.format {
             Format::Text => output::classified_text(&blocks),
-            _ => format!("{}\n", output::classified_record(path, &blocks)),
+            _ => format!("{}\n", output::classified_record(source.path, &blocks)),
         })
     })
 }
@@ -78,14 +92,18 @@ pub fn classify(args: &ClassifyArgs) -> anyhow::Result<ExitCode> {
 pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
     args.format.check("extract", EXTRACT_FORMATS)?;
     let classifier = classifier(&args.apply)?;
+    // The model's own divider, as the classifier divides with it: the Markdown renderer reads the
+    // blocks' DOM nodes, which the article does not keep.
+    let divider = Divider::new(classifier.model().divider.clone());
     let opts = args.apply.input.load_options();
     let batch = args.apply.input.batch()?;
-    print_sources(None, &batch, &opts, args.format == Format::Json, |path, page| {
+    print_sources(None, &batch, &opts, naming(args.format, &batch), |source, page| {
         let (a, blocks) = classifier.extract(page)?;
         Ok(match args.format {
             Format::Text => output::article_text(&a),
+            Format::Markdown => parcels::markdown::article_markdown(page, &divider.divide(page), &a, source.url),
             _ => {
-                let mut record = output::article_record(path, &a, &blocks)?;
+                let mut record = output::article_record(source.path, &a, &blocks)?;
                 if args.no_blocks {
                     if let Some(fields) = record.as_object_mut() {
                         fields.remove("blocks");

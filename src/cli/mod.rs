@@ -31,8 +31,9 @@ pub const EXIT_SOME_FAILED: u8 = 2;
 #[derive(Debug, Clone, clap::Args)]
 pub struct PageArgs {
     /// Pages to read: files, directories searched recursively for .html/.htm(.gz) files, web
-    /// archives (.warc, .warc.gz: their HTML responses), or `-` for one page from standard input.
-    #[arg(required = true, value_name = "PAGE")]
+    /// archives (.warc, .warc.gz: their HTML responses), or `-` for one page from standard input
+    /// (also read when no page is named and standard input is not a terminal).
+    #[arg(value_name = "PAGE")]
     pub pages: Vec<PathBuf>,
     /// Divider configuration (tag inventory); the built-in one is configs/divider.toml.
     #[arg(long, value_name = "TOML")]
@@ -40,6 +41,11 @@ pub struct PageArgs {
     /// Largest page accepted, in bytes.
     #[arg(long, default_value_t = LoadOptions::default().max_bytes, value_name = "BYTES")]
     pub max_bytes: usize,
+    /// The page's address (one page only): recorded as `url` in JSON records and used to make
+    /// its links absolute (after its `<base href>`). Pages of web archives take their
+    /// WARC-Target-URI.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
 }
 
 /// The page argument that means "one page read from standard input".
@@ -52,6 +58,8 @@ pub struct Batch {
     /// Web archives, read after the pages, record by record.
     pub warcs: Vec<PathBuf>,
     stdin: Option<Vec<u8>>,
+    /// The `--url` of a one-page batch, checked to be an absolute URL.
+    pub url: Option<String>,
 }
 
 impl Batch {
@@ -62,15 +70,39 @@ impl Batch {
             _ => Page::load(path, opts),
         }
     }
+
+    /// How many inputs the batch has (pages and web archives).
+    pub fn inputs(&self) -> usize {
+        self.pages.len() + self.warcs.len()
+    }
+}
+
+/// Where a page of a batch comes from: its path (a web archive's for its records) and its URL
+/// when known (`--url`, or the record's WARC-Target-URI).
+#[derive(Debug, Clone, Copy)]
+pub struct Source<'a> {
+    pub path: &'a Path,
+    pub url: Option<&'a str>,
 }
 
 impl PageArgs {
-    /// Expands the page arguments into a batch.
+    /// Expands the page arguments into a batch; with no page named, standard input is the page
+    /// (an error when it is a terminal). `--url` needs a batch of exactly one page file.
     pub fn batch(&self) -> anyhow::Result<Batch> {
+        use std::io::IsTerminal;
         let mut pages = Vec::new();
         let mut warcs = Vec::new();
         let mut stdin = None;
-        for p in &self.pages {
+        let stdin_only = [PathBuf::from(STDIN_PAGE)];
+        let named: &[PathBuf] = if self.pages.is_empty() {
+            if std::io::stdin().is_terminal() {
+                bail!("no pages given: name page files, directories or web archives, or pipe a page to standard input (`-`)");
+            }
+            &stdin_only
+        } else {
+            &self.pages
+        };
+        for p in named {
             if p.as_os_str() == STDIN_PAGE {
                 if stdin.is_none() {
                     use std::io::Read;
@@ -85,7 +117,15 @@ impl PageArgs {
                 pages.extend(list_pages(std::slice::from_ref(p))?);
             }
         }
-        Ok(Batch { pages, warcs, stdin })
+        if let Some(url) = &self.url {
+            if !warcs.is_empty() || pages.len() != 1 {
+                bail!("--url names one page, but {} inputs were given (pages of web archives take their own URL)", pages.len() + warcs.len());
+            }
+            if url::Url::parse(url.trim()).is_err() {
+                bail!("--url {url}: not an absolute URL");
+            }
+        }
+        Ok(Batch { pages, warcs, stdin, url: self.url.as_ref().map(|u| u.trim().to_string()) })
     }
 
     pub fn load_options(&self) -> LoadOptions {
@@ -105,34 +145,64 @@ pub fn divider(config: Option<&Path>) -> anyhow::Result<Divider> {
     })
 }
 
+/// How a batch's standard output names its pages and reports their failures (every failure
+/// also gets a line on stderr).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Naming {
+    /// JSON Lines: a failed page is a `{"path", "error"}` record, so a consumer sees every page.
+    JsonRecords,
+    /// Text for reading: with `headers`, each page's output starts with a `==> PATH <==` line
+    /// (as `head` and `tail` name files, a blank line before each but the first) and a failed
+    /// page is its header and an `error: …` line; without, failures go to stderr only.
+    Headers { headers: bool },
+    /// Tables (TSV, SVMlight) whose rows name their page themselves: failures on stderr only.
+    Silent,
+}
+
+impl Naming {
+    /// The naming of a text format for a batch: headers when it has more than one page or reads
+    /// web archives (whose records share a path).
+    pub fn text(batch: &Batch) -> Naming {
+        Naming::Headers { headers: batch.inputs() > 1 || !batch.warcs.is_empty() }
+    }
+}
+
 /// Runs `job` on every page of a batch in parallel and prints each page's output as soon as it
-/// and all pages before it are done (see [`stream_batch`]). A failed page goes to stderr and,
-/// with `error_records`, also to stdout as `{"path", "error"}` so a JSON Lines consumer sees
-/// every page. For records that each start with a header line beginning with
-/// `repeated_header`, the first record printed keeps its header, the others lose it.
-pub fn print_batch_dedup<F>(header: Option<&str>, pages: &[PathBuf], error_records: bool, repeated_header: Option<&str>, job: F) -> anyhow::Result<ExitCode>
+/// and all pages before it are done (see [`stream_batch`]), named as `naming` says. For records
+/// that each start with a header line beginning with `repeated_header`, the first record
+/// printed keeps its header, the others lose it.
+pub fn print_batch_dedup<F>(pages: &[PathBuf], naming: Naming, repeated_header: Option<&str>, job: F) -> anyhow::Result<ExitCode>
 where
     F: Fn(usize, &Path) -> anyhow::Result<String> + Sync,
 {
-    let mut out = Printer::new(header, error_records, repeated_header)?;
-    let failed = out.batch(pages.len(), |i| job(i, &pages[i]), |i| (pages[i].clone(), None))?;
+    let mut out = Printer::new(None, naming, repeated_header)?;
+    let failed = out.batch(pages.len(), |i| job(i, &pages[i]), |i| Name { path: pages[i].clone(), url: None, record_id: None })?;
     out.finish()?;
     Ok(batch_status(failed, pages.len()))
 }
 
 /// Prints the pages of a batch and then the HTML pages of its web archives, each through `job`
-/// (given the page's name and the loaded page), in order while they run; failures as in
-/// [`print_batch_dedup`]. A record from an archive is named by the archive's path and carries
-/// `url` and `warc_record_id` in its JSON record. Archives are read in chunks of
-/// [`WARC_CHUNK`] records, so memory does not grow with their size.
-pub fn print_sources<F>(header: Option<&str>, batch: &Batch, opts: &LoadOptions, error_records: bool, job: F) -> anyhow::Result<ExitCode>
+/// (given where the page comes from and the loaded page), in order while they run, named as
+/// `naming` says. A JSON record carries `url` in front when the page's URL is known (`--url`),
+/// and a record from an archive is named by the archive's path and carries `url` and
+/// `warc_record_id`. Archives are read in chunks of [`WARC_CHUNK`] records, so memory does not
+/// grow with their size.
+pub fn print_sources<F>(header: Option<&str>, batch: &Batch, opts: &LoadOptions, naming: Naming, job: F) -> anyhow::Result<ExitCode>
 where
-    F: Fn(&Path, &Page) -> anyhow::Result<String> + Sync,
+    F: Fn(Source<'_>, &Page) -> anyhow::Result<String> + Sync,
 {
     use parcels::warc::{WarcItem, WarcPages};
-    let mut out = Printer::new(header, error_records, None)?;
+    let mut out = Printer::new(header, naming, None)?;
     let pages = &batch.pages;
-    let mut failed = out.batch(pages.len(), |i| job(&pages[i], &batch.load(&pages[i], opts)?), |i| (pages[i].clone(), None))?;
+    let url = batch.url.as_deref();
+    let mut failed = out.batch(
+        pages.len(),
+        |i| {
+            let text = job(Source { path: &pages[i], url }, &batch.load(&pages[i], opts)?)?;
+            Ok(output::with_fields(&text, &[("url", url)]))
+        },
+        |i| Name { path: pages[i].clone(), url: url.map(str::to_string), record_id: None },
+    )?;
     let mut total = pages.len();
     for warc in &batch.warcs {
         let mut records = match WarcPages::open(warc, opts.max_bytes) {
@@ -140,7 +210,7 @@ where
             Err(e) => {
                 failed += 1;
                 total += 1;
-                out.failure(warc, None, &anyhow::Error::new(e))?;
+                out.failure(&Name { path: warc.clone(), url: None, record_id: None }, &anyhow::Error::new(e))?;
                 continue;
             }
         };
@@ -155,16 +225,17 @@ where
                 |i| match &chunk[i] {
                     WarcItem::Page(p) => {
                         let page = Page::from_served_bytes(warc, &p.body, p.charset, opts)?;
-                        Ok(output::with_fields(&job(warc, &page)?, &[("url", p.url.as_deref()), ("warc_record_id", Some(&p.record_id))]))
+                        let text = job(Source { path: warc, url: p.url.as_deref() }, &page)?;
+                        Ok(output::with_fields(&text, &[("url", p.url.as_deref()), ("warc_record_id", Some(&p.record_id))]))
                     }
                     WarcItem::Failed { offset, message, .. } => Err(anyhow::anyhow!("record at byte {offset}: {message}")),
                 },
                 |i| {
-                    let (url, id) = match &chunk[i] {
+                    let (url, record_id) = match &chunk[i] {
                         WarcItem::Page(p) => (p.url.clone(), Some(p.record_id.clone())),
                         WarcItem::Failed { url, record_id, .. } => (url.clone(), record_id.clone()),
                     };
-                    (warc.clone(), Some((url, id)))
+                    Name { path: warc.clone(), url, record_id }
                 },
             )?;
         }
@@ -176,30 +247,71 @@ where
 /// Records of a web archive handed to the workers at a time.
 pub const WARC_CHUNK: usize = 256;
 
-/// What a page of a batch is called in output: its path, and for a record of a web archive its
-/// URL and record id.
-type Naming = (PathBuf, Option<(Option<String>, Option<String>)>);
+/// What a page of a batch is called in output: its path, and its URL and a web archive
+/// record's id when it has them.
+struct Name {
+    path: PathBuf,
+    url: Option<String>,
+    record_id: Option<String>,
+}
+
+impl Name {
+    /// The page as a header names it: the path (`<stdin>` for standard input), then a web
+    /// archive record's URL (or its id when it has none).
+    fn shown(&self) -> String {
+        let mut s = if self.path.as_os_str() == STDIN_PAGE { "<stdin>".to_string() } else { self.path.display().to_string() };
+        if let Some(extra) = self.record_id.as_ref().map(|id| self.url.as_ref().unwrap_or(id)) {
+            s.push(' ');
+            s.push_str(extra);
+        }
+        s
+    }
+}
 
 /// Standard output of a batch: the header once, page results in order, failures as error
-/// records (JSON Lines) and on stderr.
+/// records (JSON Lines) or text lines, as the [`Naming`] says, and on stderr.
 struct Printer<'h> {
     out: std::io::BufWriter<std::io::StdoutLock<'static>>,
-    error_records: bool,
+    naming: Naming,
     repeated_header: Option<&'h str>,
     header_seen: bool,
+    /// Pages named so far (a blank line goes before every page header but the first).
+    named: usize,
+    /// Whether the output so far ends with a blank line.
+    ends_blank: bool,
 }
 
 impl<'h> Printer<'h> {
-    fn new(header: Option<&str>, error_records: bool, repeated_header: Option<&'h str>) -> anyhow::Result<Printer<'h>> {
+    fn new(header: Option<&str>, naming: Naming, repeated_header: Option<&'h str>) -> anyhow::Result<Printer<'h>> {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         if let Some(h) = header {
             out.write_all(h.as_bytes())?;
         }
-        Ok(Printer { out, error_records, repeated_header, header_seen: false })
+        Ok(Printer { out, naming, repeated_header, header_seen: false, named: 0, ends_blank: false })
+    }
+
+    /// Writes the `==> PATH <==` line of a page, when the naming has headers.
+    fn page_header(&mut self, name: &Name) -> anyhow::Result<()> {
+        if self.naming == (Naming::Headers { headers: true }) {
+            if self.named > 0 && !self.ends_blank {
+                self.out.write_all(b"\n")?;
+            }
+            writeln!(self.out, "==> {} <==", name.shown())?;
+            self.named += 1;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, text: &str) -> anyhow::Result<()> {
+        if !text.is_empty() {
+            self.ends_blank = text.ends_with("\n\n");
+        }
+        self.out.write_all(text.as_bytes())?;
+        Ok(())
     }
 
     /// Runs `job(0..n)` in parallel and prints the results in order; returns how many failed.
-    fn batch<J>(&mut self, n: usize, job: J, name: impl Fn(usize) -> Naming) -> anyhow::Result<usize>
+    fn batch<J>(&mut self, n: usize, job: J, name: impl Fn(usize) -> Name) -> anyhow::Result<usize>
     where
         J: Fn(usize) -> anyhow::Result<String> + Sync,
     {
@@ -212,12 +324,12 @@ impl<'h> Printer<'h> {
                         _ => text.as_str(),
                     };
                     self.header_seen = true;
-                    self.out.write_all(text.as_bytes())?
+                    self.page_header(&name(i))?;
+                    self.write(text)?;
                 }
                 Err(e) => {
                     failed += 1;
-                    let (path, record) = name(i);
-                    self.failure(&path, record, &e)?;
+                    self.failure(&name(i), &e)?;
                 }
             }
             Ok(())
@@ -225,18 +337,30 @@ impl<'h> Printer<'h> {
         Ok(failed)
     }
 
-    /// Reports a failed page: an error record on stdout (JSON Lines) and a line on stderr.
-    fn failure(&mut self, path: &Path, record: Option<(Option<String>, Option<String>)>, e: &anyhow::Error) -> anyhow::Result<()> {
-        let (url, id) = record.unwrap_or_default();
-        if self.error_records {
-            let line = output::error_record(path, &format!("{e:#}")).to_string();
-            writeln!(self.out, "{}", output::with_fields(&line, &[("url", url.as_deref()), ("warc_record_id", id.as_deref())]).trim_end())?;
+    /// Reports a failed page: an error record or an error line on stdout, as the naming says,
+    /// and a line on stderr.
+    fn failure(&mut self, name: &Name, e: &anyhow::Error) -> anyhow::Result<()> {
+        let message = error_message(e);
+        match self.naming {
+            Naming::JsonRecords => {
+                let line = output::error_record(&name.path, &message).to_string();
+                let fields = [("url", name.url.as_deref()), ("warc_record_id", name.record_id.as_deref())];
+                writeln!(self.out, "{}", output::with_fields(&line, &fields).trim_end())?;
+            }
+            Naming::Headers { headers: true } => {
+                self.page_header(name)?;
+                let shown = name.shown();
+                let plain = if name.path.as_os_str() == STDIN_PAGE { "<stdin>".to_string() } else { name.path.display().to_string() };
+                let said = [shown, plain].iter().find_map(|p| message.strip_prefix(&format!("{p}: "))).unwrap_or(&message).to_string();
+                self.write(&format!("error: {said}\n\n"))?;
+            }
+            Naming::Headers { headers: false } | Naming::Silent => {}
         }
         self.out.flush()?;
-        let mut line = error_line(path, e);
-        if let Some(id) = &id {
-            let at = path.display().to_string();
-            line = line.replacen(&at, &format!("{at} {id}{}", url.as_deref().map(|u| format!(" ({u})")).unwrap_or_default()), 1);
+        let mut line = error_line(&name.path, &message);
+        if let Some(id) = &name.record_id {
+            let at = name.path.display().to_string();
+            line = line.replacen(&at, &format!("{at} {id}{}", name.url.as_deref().map(|u| format!(" ({u})")).unwrap_or_default()), 1);
         }
         eprintln!("{line}");
         Ok(())
@@ -350,11 +474,10 @@ enum Halt {
 
 /// One line for a failed page: the error already names the page when it comes from loading;
 /// otherwise the path is put in front.
-fn error_line(path: &Path, e: &anyhow::Error) -> String {
-    let msg = format!("{e:#}");
+fn error_line(path: &Path, msg: &str) -> String {
     let shown = if path.as_os_str() == STDIN_PAGE { "<stdin>".to_string() } else { path.display().to_string() };
     if msg.starts_with(&shown) {
-        msg
+        msg.to_string()
     } else {
         format!("{shown}: {msg}")
     }

@@ -50,10 +50,14 @@ pub fn divide(args: &DivideArgs) -> anyhow::Result<ExitCode> {
     if args.html.is_some() && !batch.warcs.is_empty() {
         anyhow::bail!("parcels divide: --html is for page files, not web archives");
     }
-    super::print_sources(header, &batch, &opts, false, |path, page| {
-        let division = divider.divide(page);
+    let naming = super::Naming::Silent;
+    super::print_sources(header, &batch, &opts, naming, |source, page| {
+        let mut division = divider.divide(page);
+        if let Some(base) = parcels::markdown::page_base(page, source.url) {
+            output::absolute_links(&mut division, &base);
+        }
         if let Some(out) = &args.html {
-            let target = if several { out.join(view_name(path)) } else { out.clone() };
+            let target = if several { out.join(view_name(source.path)) } else { out.clone() };
             let html = view::render(page, &division, &view::ViewOptions::default());
             write_atomic(&target, html.as_bytes()).with_context(|| format!("{}: cannot write", target.display()))?;
         }
@@ -116,6 +120,9 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
     let divider = args.input.divider()?;
     let opts = args.input.load_options();
     let batch = args.input.batch()?;
+    if !batch.warcs.is_empty() {
+        anyhow::bail!("parcels features: reads page files, not web archives ({})", batch.warcs[0].display());
+    }
     let pages = &batch.pages;
     let idf = match &args.idf {
         Some(p) => IdfTable::load(p)?,
@@ -138,7 +145,9 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
     // Every page's TSV table comes with its header; only the first page printed keeps it
     // (deciding by position in the batch would lose the header whenever the first page failed).
     let repeated = (args.format == Format::Tsv).then_some(TSV_PATH_HEADER);
-    super::print_batch_dedup(None, pages, false, repeated, |i, path| {
+    let naming = super::Naming::Silent;
+    let url = batch.url.as_deref();
+    super::print_batch_dedup(pages, naming, repeated, |i, path| {
         let page = batch.load(path, &opts)?;
         let division = divider.divide(&page);
         let shown = path.display().to_string();
@@ -152,7 +161,10 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
                 match args.format {
                     Format::Tsv => prefix_lines(&f.to_tsv(), &shown),
                     Format::Svmlight => output::stylistic_svmlight(&f.rows, qid),
-                    _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, f.to_records_json()?),
+                    _ => output::with_fields(
+                        &format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, output::compact_json(&f.to_records_json()?)),
+                        &[("url", url)],
+                    ),
                 }
             }
             ViewName::Lexical => {
@@ -160,7 +172,10 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
                 match args.format {
                     Format::Tsv => prefix_lines(&f.to_tsv(&idf), &shown),
                     Format::Svmlight => output::lexical_svmlight(&f, qid),
-                    _ => format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&f.named_rows(&idf))?),
+                    _ => output::with_fields(
+                        &format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&f.named_rows(&idf))?),
+                        &[("url", url)],
+                    ),
                 }
             }
         })

@@ -67,6 +67,22 @@ def test_url_is_recorded():
     assert record["title"] == "Village fair draws record crowd"
 
 
+@pytest.mark.parametrize("fmt,cli_format", [("markdown", "markdown"), ("txt", "text"), ("json", "json")])
+def test_output_format_gives_the_cli_output_as_a_string(cli, fmt, cli_format):
+    rel = "tests/pages/table.html"
+    url = "http://news.example/2008/03/story.html"
+    got = parcels.extract((ROOT / rel).read_bytes(), url=url, path=rel, output_format=fmt)
+    assert isinstance(got, str)
+    expected = cli("extract", "--format", cli_format, "--url", url, rel).decode("utf-8")
+    if fmt == "json":
+        expected = expected.rstrip("\n")  # one record: the line without its newline
+    assert got == expected
+    if fmt == "markdown":
+        assert "[the weather](http://news.example/weather)" in got
+    with pytest.raises(parcels.ParcelsError, match="output_format"):
+        parcels.extract("<p>x</p>", output_format="xml")
+
+
 def test_errors_are_parcels_errors_with_the_rust_message(tmp_path):
     with pytest.raises(parcels.ParcelsError, match=r"^-: page is empty$"):
         parcels.extract(b"   \n")

@@ -93,3 +93,26 @@ def test_a_shard_that_cannot_be_read_leaves_no_output(tmp_path):
     with pytest.raises(parcels.ParcelsError, match="not a WARC file"):
         distributed.process_shard(str(bad), str(out))
     assert list(tmp_path.iterdir()) == [bad]
+
+
+def test_parquet_output_holds_the_json_lines_records(tmp_path):
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    inp = tmp_path / "in"
+    make_shards(inp)
+    shards = distributed.find_shards(inp, distributed.FORMATS["parquet"])
+    assert [name for _, name in shards] == ["a.parquet", "b.parquet", "nested__c.parquet"]
+    warc = str(shards[1][0])
+    as_jsonl = tmp_path / "b.jsonl"
+    as_parquet = tmp_path / "b.parquet"
+    done = distributed.process_shard(warc, str(as_parquet))
+    assert (done["pages"], done["errors"]) == (5, 0)
+    distributed.process_shard(warc, str(as_jsonl))
+    records = [json.loads(line) for line in as_jsonl.read_text(encoding="utf-8").splitlines()]
+    rows = pq.read_table(as_parquet).to_pylist()
+    assert len(rows) == len(records) == 5
+    for row, record in zip(rows, records):
+        # Every field of the record, as written; columns it lacks are null.
+        assert {k: v for k, v in row.items() if k in record} == record
+        assert all(row[k] is None for k in row if k not in record)

@@ -66,8 +66,10 @@ pub const MAX_AUTHOR_CANDIDATES_PER_PAGE: usize = 25_000_000;
 
 /// External sheets larger than this are not read (no real sheet comes near it).
 pub const MAX_SHEET_BYTES: u64 = 4 * 1024 * 1024;
-/// `@import` chains deeper than this are cut (they only occur as cycles).
-const MAX_IMPORT_DEPTH: usize = 8;
+/// `@import` chains deeper than this are cut ([`CssWarning::ImportTooDeep`]). Sheets are read
+/// once each, so cycles stop by themselves; only a chain of distinct sheets gets this deep, and
+/// real sites import two or three levels at most.
+pub const MAX_IMPORT_DEPTH: usize = 8;
 /// External sheets read for one page at most. Sheets are read once each (by canonical path),
 /// but a page's sheets may import many distinct files; real pages link a few dozen at most.
 pub const MAX_SHEETS_PER_PAGE: usize = 100;
@@ -113,6 +115,10 @@ pub enum CssWarning {
     /// [`MAX_SHEET_BYTES_PER_PAGE`]; the rest were not read.
     #[error("{page}: more than {limit} of external style sheets; the rest were not read")]
     SheetLimit { page: PathBuf, limit: String },
+    /// An `@import` chain of distinct sheets went deeper than [`MAX_IMPORT_DEPTH`]; the sheet at
+    /// the next level was not read.
+    #[error("{page}: style sheet {href} is imported more than {max} levels deep; not read")]
+    ImportTooDeep { page: PathBuf, href: String, max: usize },
     /// Statements of a sheet nesting brackets deeper than [`MAX_CSS_NESTING`] were
     /// dropped (hostile input: deep `:not(:not(…))` would overflow the parser's stack).
     #[error("{page}: {dropped} rule(s) of {sheet} nest more than {max} levels deep; dropped")]
@@ -339,7 +345,11 @@ impl<'p> Loader<'p> {
     }
 
     fn add_external(&mut self, set: &mut RuleSet, href: &str, dir: &Path, depth: usize) {
-        if self.opts.skip_external || depth > MAX_IMPORT_DEPTH || self.capped {
+        if self.opts.skip_external || self.capped {
+            return;
+        }
+        if depth > MAX_IMPORT_DEPTH {
+            self.warnings.push(CssWarning::ImportTooDeep { page: self.page.path.clone(), href: href.to_string(), max: MAX_IMPORT_DEPTH });
             return;
         }
         let path = match self.locate(href, dir) {

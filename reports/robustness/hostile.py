@@ -73,6 +73,11 @@ def make_inputs():
         ),
         "huge z-index, font sizes, widths, `calc` overflow",
     )
+    add("raw-text.html", page("<script>x<p>" * 200_000), "200,000 `<script>` without an end tag (2.4 MB)")
+    add("attributes.html", page("<p " + " ".join(f"a{i}=1" for i in range(200_000)) + ">x</p>"), "200,000 attributes on one `<p>` (1.8 MB)")
+    rules = "".join(f".c{i}{{color:red}}" for i in range(10_000))
+    classes = " ".join(f"c{i}" for i in range(10_000))
+    add("classes.html", page(f'<p class="{classes}">x</p>' * 50, f"<style>{rules}</style>"), "50 `<p>` of 10,000 classes, 10,000 class rules (3 MB)")
     add("line50mb.html", "<p>" + "word " * (10 * 1024 * 1024) + "</p>", "a 50 MB line of text (above the 32 MiB page limit)")
     add("line30mb.html", "<p>" + "word " * (6 * 1024 * 1024) + "</p>", "a 30 MB line of text (one block)")
     add("attr20mb.html", page('<p title="' + "a" * (20 * 1024 * 1024) + '">x</p><p>after</p>'), "a 20 MB attribute")

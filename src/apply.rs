@@ -165,7 +165,7 @@ impl TrainedModel {
     }
 
     pub fn load(path: &Path) -> Result<TrainedModel, ModelError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ModelError::Io { path: path.display().to_string(), source })?;
+        let text = crate::files::read_regular_to_string(path).map_err(|source| ModelError::Io { path: path.display().to_string(), source })?;
         TrainedModel::from_json(&text, &path.display().to_string())
     }
 

@@ -84,6 +84,32 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// Reads a whole file named by the user (a model, a configuration) as UTF-8 text, refusing
+/// anything but a regular file (after following symbolic links) *before* opening it: opening a
+/// named pipe blocks until something writes to it, and a device may never end. The refusal is
+/// an [`std::io::ErrorKind::InvalidInput`] error saying what the file is ("not a regular file (a
+/// named pipe)"), so the caller's "cannot read" message names the problem.
+pub fn read_regular_to_string(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let not_a_file = |t: std::fs::FileType| {
+        let kind = crate::page::file_kind(t);
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("not a regular file ({kind}); parcels reads regular files only"))
+    };
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_a_file(meta.file_type()));
+    }
+    let mut file = std::fs::File::open(path)?;
+    // Checked again on the open file: the path may have been replaced in between.
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_a_file(meta.file_type()));
+    }
+    let mut text = String::with_capacity(meta.len() as usize);
+    file.read_to_string(&mut text)?;
+    Ok(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +164,26 @@ mod tests {
             let err = Page::load(&fifo, &LoadOptions::default()).unwrap_err();
             assert!(matches!(err, PageError::NotAFile { .. }), "{err}");
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifo_model_or_config_is_refused_without_blocking() {
+        let dir = std::env::temp_dir().join(format!("parcels-files-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        write_atomic(&dir.join("model.json"), b"{}").unwrap();
+        assert_eq!(read_regular_to_string(&dir.join("model.json")).unwrap(), "{}");
+        let fifo = dir.join("fifo.json");
+        if !std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+            eprintln!("mkfifo unavailable; skipped");
+            return;
+        }
+        let err = read_regular_to_string(&fifo).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+        assert_eq!(err.to_string(), "not a regular file (a named pipe); parcels reads regular files only");
+        assert!(read_regular_to_string(&dir).unwrap_err().to_string().contains("(a directory)"));
+        assert_eq!(read_regular_to_string(&dir.join("missing.json")).unwrap_err().kind(), std::io::ErrorKind::NotFound);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

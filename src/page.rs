@@ -240,6 +240,10 @@ impl Page {
                 repairs.push(Repair::ClosedRawText);
             }
         }
+        if let Some(bounded) = drop_extra_attributes(&text, MAX_ATTRIBUTES) {
+            text = Cow::Owned(bounded);
+            repairs.push(Repair::DroppedAttributes);
+        }
         let (flat, cut) = bound_structure(&text, opts.max_nesting, opts.max_elements);
         if let Some(flat) = flat {
             text = Cow::Owned(flat);
@@ -271,6 +275,8 @@ pub enum Repair {
     /// The page had more than [`LoadOptions::max_elements`] elements and was cut before the
     /// first start tag beyond them (the rest of the page is not read).
     TruncatedElements,
+    /// A start tag had more than [`MAX_ATTRIBUTES`] attributes; the later ones were dropped.
+    DroppedAttributes,
 }
 
 /// Raw-text and RCDATA elements that swallow the rest of the page when their end tag is missing
@@ -286,9 +292,18 @@ const REPAIRED_RAW_TEXT: &[&str] = &["title", "textarea", "style", "script", "xm
 /// or `!` for the others (their text may hold comparisons). Returns the repaired text and
 /// whether a title and whether another element was closed, or `None` (no copy) when the page
 /// needs no repair.
+///
+/// Linear in the text: the search for each element name's end tag is remembered, so a page of
+/// 200,000 unterminated `<script>x<p>` does not search the rest of the page 200,000 times (it
+/// did: 2.4 MB took more than two minutes).
 pub fn close_unterminated_raw_text(text: &str) -> Option<(String, bool, bool)> {
+    const SKIPPED: &[&str] = &["noscript", "iframe", "noembed", "noframes"];
     let bytes = text.as_bytes();
     let mut inserts: Vec<(usize, &'static str)> = Vec::new();
+    // Per name (REPAIRED_RAW_TEXT, then SKIPPED): the answer of the last search for its end tag
+    // (the first one at or after where that search started, or none there). It still answers a
+    // later search from `from` if it found nothing, or found a tag at or after `from`.
+    let mut last_end: [Option<Option<usize>>; 9] = [None; 9];
     let mut i = 0;
     while let Some(off) = bytes.get(i..).and_then(|rest| rest.iter().position(|&b| b == b'<')) {
         let start = i + off;
@@ -307,14 +322,18 @@ pub fn close_unterminated_raw_text(text: &str) -> Option<(String, bool, bool)> {
             i = start + 1;
             continue;
         }
-        let repaired = REPAIRED_RAW_TEXT.iter().find(|n| n.as_bytes().eq_ignore_ascii_case(name));
-        let skipped = ["noscript", "iframe", "noembed", "noframes"].iter().any(|n| n.as_bytes().eq_ignore_ascii_case(name));
-        if repaired.is_none() && !skipped {
+        let Some(slot) = REPAIRED_RAW_TEXT.iter().chain(SKIPPED).position(|n| n.as_bytes().eq_ignore_ascii_case(name)) else {
             i = start + 1 + name_len;
             continue;
-        }
+        };
+        let repaired = REPAIRED_RAW_TEXT.get(slot);
         let Some(open_end) = find(bytes, start, b">").map(|e| e + 1) else { break };
-        if let Some(close) = find_end_tag(bytes, open_end, name) {
+        let close = match last_end[slot] {
+            Some(known) if known.is_none_or(|at| at >= open_end) => known,
+            _ => find_end_tag(bytes, open_end, name),
+        };
+        last_end[slot] = Some(close);
+        if let Some(close) = close {
             i = close + 2 + name_len;
             continue;
         }
@@ -553,6 +572,85 @@ fn bound_structure(text: &str, max_nesting: usize, max_elements: usize) -> (Opti
         }
         None => (None, cut_at),
     }
+}
+
+/// Most attributes kept on one start tag; later ones are dropped before parsing
+/// ([`Repair::DroppedAttributes`]). html5ever drops a repeated attribute name by comparing each
+/// new attribute with every earlier one of its tag, so a tag's attributes cost quadratic time:
+/// 200,000 attributes on one `<p>` (1.8 MB) took 23 s to parse, and a 32 MiB page could hold
+/// millions. With this bound a page costs at most its attributes × 512 comparisons: a 32 MiB page
+/// of 9,636 tags with 512 attributes each (4.9 million) takes `parcels divide` 1.9 s and 626 MB. The most any element of the shared corpora's 3,432 pages
+/// carries is 205, by Python's `html.parser`: a Dragnet page (R218) whose broken quotes turn a
+/// reader's comment into attribute names; 512 leaves room for such pages.
+pub const MAX_ATTRIBUTES: usize = 512;
+
+/// Drops the attributes of each start tag beyond the first `max`, from the start of the first
+/// extra attribute to the tag's `>`; `None` (no copy) when no tag has more. Start tags are found
+/// as in the HTML tokenizer (`<` and an ASCII letter), outside comments and outside the content
+/// of raw-text elements; attributes are read with the tokenizer's rules (a name runs to
+/// whitespace, `/`, `>` or `=`; a value is quoted or runs to whitespace or `>`), so a `>` inside
+/// a quoted value does not end the tag. Linear in the text.
+pub fn drop_extra_attributes(text: &str, max: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    let space = |b: u8| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ');
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while let Some(off) = bytes.get(i..).and_then(|rest| rest.iter().position(|&b| b == b'<')) {
+        let start = i + off;
+        if bytes[start + 1..].starts_with(b"!--") {
+            i = find(bytes, start + 4, b"-->").map_or(n, |e| e + 3);
+            continue;
+        }
+        if !bytes.get(start + 1).is_some_and(u8::is_ascii_alphabetic) {
+            i = start + 1;
+            continue;
+        }
+        let name_end = start + 1 + bytes[start + 1..].iter().take_while(|&&b| !space(b) && b != b'/' && b != b'>').count();
+        let name = &bytes[start + 1..name_end];
+        // The attributes, up to the `>` that ends the tag.
+        let (mut j, mut count, mut cut_from) = (name_end, 0usize, None);
+        while j < n && bytes[j] != b'>' {
+            if space(bytes[j]) || bytes[j] == b'/' {
+                j += 1;
+                continue;
+            }
+            count += 1;
+            if count == max + 1 {
+                cut_from = Some(j);
+            }
+            // The name (its first character may be `=`), then an optional value.
+            j += 1;
+            while j < n && !space(bytes[j]) && !matches!(bytes[j], b'/' | b'>' | b'=') {
+                j += 1;
+            }
+            let mut k = j;
+            while k < n && space(bytes[k]) {
+                k += 1;
+            }
+            if k < n && bytes[k] == b'=' {
+                k += 1;
+                while k < n && space(bytes[k]) {
+                    k += 1;
+                }
+                match bytes.get(k) {
+                    Some(&q @ (b'"' | b'\'')) => k = bytes[k + 1..].iter().position(|&b| b == q).map_or(n, |e| k + 2 + e),
+                    _ => {
+                        while k < n && !space(bytes[k]) && bytes[k] != b'>' {
+                            k += 1;
+                        }
+                    }
+                }
+                j = k;
+            }
+        }
+        if let Some(from) = cut_from {
+            cuts.push((from, j));
+        }
+        let end = (j + 1).min(n);
+        i = if is_one_of(name, RAW_TEXT) { find_end_tag(bytes, end, name).unwrap_or(n) } else { end };
+    }
+    apply_cuts(text, &cuts)
 }
 
 /// Default [`LoadOptions::max_elements`]: 100,000 start tags (the parser may add the implied
@@ -1004,6 +1102,48 @@ mod tests {
         let page = load(b"<xmp>code</xmpp><p>After the example.</p>").unwrap();
         assert_eq!(page.repairs, [Repair::ClosedRawText]);
         assert!(body_text(&page).contains("After the example."));
+    }
+
+    #[test]
+    fn many_unterminated_scripts_are_closed_in_linear_time() {
+        // Each `<script>` without an end tag searched the rest of the page for one: 200,000 of
+        // them (2.4 MB) took more than two minutes.
+        let n = 200_000;
+        let html = format!("<html><body>{}<title>t</TITLE ></body></html>", "<script>x<p>".repeat(n));
+        let started = std::time::Instant::now();
+        let (closed, title, other) = close_unterminated_raw_text(&html).unwrap();
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+        assert!(!title && other);
+        assert_eq!(closed.matches("</script>").count(), n);
+        assert!(closed.starts_with("<html><body><script>x</script><p><script>x</script><p>"));
+        assert!(closed.ends_with("<script>x</script><p><title>t</TITLE ></body></html>"));
+        // A remembered end tag is used only while it lies ahead: the second `<style>` needs its
+        // own repair although the first one's `</style>` was found.
+        let (closed, _, _) = close_unterminated_raw_text("<style>a</style><p>x<style>b<p>y").unwrap();
+        assert_eq!(closed, "<style>a</style><p>x<style>b</style><p>y");
+        // An end tag found for one element still closes the next one if it lies ahead.
+        assert_eq!(close_unterminated_raw_text("<style>a<p>x<style>b</style><p>y"), None);
+    }
+
+    #[test]
+    fn attributes_beyond_the_bound_are_dropped_in_linear_time() {
+        // 200,000 attributes on one tag took html5ever 23 s (it compares each with every earlier).
+        let attrs: String = (0..200_000).map(|i| format!(" a{i}=1")).collect();
+        let html = format!("<html><body><p id=first{attrs}>text</p><p>after</p></body></html>");
+        let page = load(html.as_bytes()).unwrap();
+        assert_eq!(page.repairs, [Repair::DroppedAttributes]);
+        let p = scraper::Selector::parse("p").unwrap();
+        let first = page.html.select(&p).next().unwrap();
+        assert_eq!(first.value().attrs().count(), MAX_ATTRIBUTES);
+        assert_eq!((first.value().attr("id"), first.value().attr(&format!("a{}", MAX_ATTRIBUTES - 2))), (Some("first"), Some("1")));
+        assert_eq!(first.value().attr(&format!("a{}", MAX_ATTRIBUTES - 1)), None);
+        assert_eq!(body_text(&page), "textafter");
+        // Quoted values may hold `>`, `=` and spaces; unquoted values, `/` and empty values count.
+        let cut = |t: &str, max| drop_extra_attributes(t, max);
+        assert_eq!(cut("<a x='1 > 2' y=\"a=b\" z>t</a>", 2).as_deref(), Some("<a x='1 > 2' y=\"a=b\" >t</a>"));
+        assert_eq!(cut("<img src=a.png/ alt = b c d/><p>", 2).as_deref(), Some("<img src=a.png/ alt = b ><p>"));
+        assert_eq!(cut("<p a b>x</p><!-- <p a b c> --><script>'<p a b c>'</script>", 2), None);
+        assert_eq!(cut("<P a b c>", 3), None);
     }
 
     #[test]

@@ -162,3 +162,23 @@ fn hostile_inputs() {
     assert!(divide_bytes(b"no markup at all").unwrap_err().starts_with("hostile.html: not HTML: no markup"));
     assert_eq!(divide_bytes(b"<<<>>></></p></table><td>").unwrap(), ["<<<>>>"]);
 }
+
+#[test]
+fn mangled_title_end_tag_gives_headline_and_text_blocks() {
+    // Seen in a 2008 crawl: the tokenizer takes `</titlevalue="true" -->` for title text, so the
+    // whole page was the title and divided into 0 blocks.
+    let html = b"<html><head><title>Storm hits coast</titlevalue=\"true\" -->\n<meta name=x></head>\
+        <body><h1>Storm hits coast</h1><div><p>The storm reached the coast on Monday.</p></div></body></html>";
+    let page = Page::from_bytes("title.html", html, &LoadOptions::default()).unwrap();
+    assert_eq!(page.repairs, [parcels::page::Repair::ClosedTitle]);
+    let texts: Vec<String> = Divider::default().divide(&page).blocks.into_iter().map(|b| b.text).collect();
+    assert_eq!(texts, ["Storm hits coast", "The storm reached the coast on Monday."]);
+    // The other raw-text elements swallow the page the same way and are repaired the same way.
+    for tag in ["textarea", "style", "script", "xmp"] {
+        let html = format!("<html><head></head><body><{tag}>x</{tag}value=\"true\" --><h1>Headline</h1><p>Text.</p></body></html>");
+        let page = Page::from_bytes("raw.html", html.as_bytes(), &LoadOptions::default()).unwrap();
+        assert_eq!(page.repairs, [parcels::page::Repair::ClosedRawText], "{tag}");
+        let texts: Vec<String> = Divider::default().divide(&page).blocks.into_iter().map(|b| b.text).collect();
+        assert!(texts.ends_with(&["Headline".to_string(), "Text.".to_string()]), "{tag}: {texts:?}");
+    }
+}

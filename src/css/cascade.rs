@@ -231,8 +231,9 @@ fn compute_element(
     let el = element.value();
     let mut candidates = std::mem::take(&mut scratch.candidates);
     sheets.author.candidates(el.name(), el.id(), el.classes(), &mut candidates);
-    if candidates.len() <= scratch.author_budget && scratch.unstyled == 0 {
-        scratch.author_budget -= candidates.len();
+    let cost = candidates.len().saturating_mul(1 + el.classes().count() / super::CLASSES_PER_RULE_TEST);
+    if cost <= scratch.author_budget && scratch.unstyled == 0 {
+        scratch.author_budget -= cost;
         match_candidates(element, sheets.author, &candidates, 2, Tier::Author, 0, scratch);
     } else {
         scratch.unstyled += 1;

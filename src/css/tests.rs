@@ -353,3 +353,24 @@ fn fifo_sheet_is_refused_without_blocking() {
     assert!(s.warnings.iter().any(|w| matches!(w, CssWarning::UnreadableSheet { problem, .. } if problem.contains("named pipe"))), "{:?}", s.warnings);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn import_chains_deeper_than_the_bound_stop_with_a_warning() {
+    let dir = temp_dir("chain");
+    // s0.css imports s1.css imports … s11.css: distinct sheets, so no cycle stops the chain.
+    let n = MAX_IMPORT_DEPTH + 4;
+    for i in 0..n {
+        std::fs::write(dir.join(format!("s{i}.css")), format!("@import \"s{}.css\";\n.c{i} {{ color: red }}", i + 1)).unwrap();
+    }
+    let classes: String = (0..n).map(|i| format!("<p class=c{i}>x</p>")).collect();
+    let (page, s) = load_at(&dir.join("p.html"), &format!("<!DOCTYPE html><link rel=stylesheet href=s0.css>{classes}"), &CssOptions::default());
+    // The linked sheet is level 0; levels 1 to MAX_IMPORT_DEPTH are imported.
+    assert_eq!(s.stats.external_sheets, MAX_IMPORT_DEPTH + 1);
+    let deep: Vec<&CssWarning> = s.warnings.iter().filter(|w| matches!(w, CssWarning::ImportTooDeep { .. })).collect();
+    assert_eq!(deep.len(), 1, "{:?}", s.warnings);
+    let next = format!("s{}.css", MAX_IMPORT_DEPTH + 1);
+    assert!(matches!(deep[0], CssWarning::ImportTooDeep { href, max: MAX_IMPORT_DEPTH, .. } if *href == next), "{deep:?}");
+    assert_eq!(s.select(&page, &format!(".c{MAX_IMPORT_DEPTH}")).unwrap().color, RED);
+    assert_ne!(s.select(&page, &format!(".c{}", MAX_IMPORT_DEPTH + 1)).unwrap().color, RED);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -56,7 +56,7 @@ impl DividerConfig {
     /// Reads and validates a divider configuration file.
     pub fn load(path: impl AsRef<Path>) -> Result<DividerConfig, ConfigError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io { path: path.to_path_buf(), source })?;
+        let text = crate::files::read_regular_to_string(path).map_err(|source| ConfigError::Io { path: path.to_path_buf(), source })?;
         DividerConfig::from_toml_str(&text, path)
     }
 

@@ -4,7 +4,9 @@
 //! The grid follows the HTML table model: rows are the `<tr>` of the table's own row groups (not
 //! of nested tables), each cell takes the first free slot of its row and covers `rowspan` ×
 //! `colspan` slots (`rowspan=0` runs to the end of the table). Spans are capped at
-//! [`MAX_SPAN`] so a hostile `colspan=100000` cannot allocate a huge grid.
+//! [`MAX_SPAN`] so a hostile `colspan=100000` cannot allocate a huge grid, and once a table's
+//! cells cover [`MAX_GRID_SLOTS`] slots its further cells span one slot each, so many large
+//! spans cannot either.
 //!
 //! Every feature takes constant time per cell (spans bounded): the same-type shares read counts
 //! per grid line and the neighbours are looked up in per-line lists, so a table costs time in
@@ -20,6 +22,13 @@ use crate::page::Page;
 
 /// Largest rowspan or colspan honoured (real layout tables stay far below it).
 pub const MAX_SPAN: usize = 100;
+
+/// Most grid slots a table's cells may cover with their spans (a 2,000 × 2,000 grid); cells
+/// beyond it count as one slot each. Spans alone are capped at [`MAX_SPAN`], but 50,000 cells of
+/// `colspan=100 rowspan=100` (a 1.3 MB page) would still fill half a billion slots: with 20,000
+/// of them the grid took 410 MB and 1.6 s before this bound. Real tables stay far below it (a
+/// 300 × 300 table is 90,000 slots).
+pub const MAX_GRID_SLOTS: usize = 4_000_000;
 
 /// Feature names and meanings, in row order.
 pub const NAMES: &[(&str, &str)] = &[
@@ -217,6 +226,7 @@ impl<'p> Tables<'p> {
         let mut occupied: Vec<Vec<bool>> = vec![Vec::new(); n_rows];
         let mut cells = Vec::new();
         let mut cols = 0;
+        let mut slots = 0usize;
         for (r, (tr, in_thead)) in rows.iter().enumerate() {
             let tds: Vec<NodeRef<Node>> = tr.children().filter(|c| matches!(dom::tag(c), Some("td" | "th"))).collect();
             let tr_cells = tds.len();
@@ -233,6 +243,8 @@ impl<'p> Tables<'p> {
                     None => 1,
                 }
                 .clamp(1, MAX_SPAN);
+                let (rowspan, colspan) = if slots + rowspan * colspan > MAX_GRID_SLOTS { (1, 1) } else { (rowspan, colspan) };
+                slots += rowspan * colspan;
                 for row in occupied.iter_mut().skip(r).take(rowspan) {
                     if row.len() < c + colspan {
                         row.resize(c + colspan, false);

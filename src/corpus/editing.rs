@@ -124,7 +124,7 @@ pub enum DecisionError {
 /// Reads a decisions file: `page<TAB>block<TAB>label` per line; `#` comments and blank lines are
 /// ignored. Labels are checked against the scheme.
 pub fn read_decisions(path: &Path, scheme: &LabelScheme) -> Result<Vec<Decision>, DecisionError> {
-    let text = std::fs::read_to_string(path).map_err(|source| DecisionError::Io { path: path.to_path_buf(), source })?;
+    let text = crate::files::read_regular_to_string(path).map_err(|source| DecisionError::Io { path: path.to_path_buf(), source })?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -151,7 +151,7 @@ impl LabelFile {
 
     pub fn load(path: impl AsRef<Path>) -> Result<LabelFile, LabelError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| LabelError::Io { path: path.to_path_buf(), source })?;
+        let text = crate::files::read_regular_to_string(path).map_err(|source| LabelError::Io { path: path.to_path_buf(), source })?;
         let file: LabelFile = serde_json::from_str(&text).map_err(|e| LabelError::Parse { path: path.to_path_buf(), message: e.to_string() })?;
         if file.format != LABEL_FORMAT {
             return Err(LabelError::Format { path: path.to_path_buf(), found: file.format });

@@ -40,7 +40,7 @@ pub struct Manifest {
 impl Manifest {
     /// Reads and parses the manifest at `path`.
     pub fn load(path: &Path) -> Result<Manifest, ManifestError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Io { path: path.display().to_string(), source })?;
+        let text = crate::files::read_regular_to_string(path).map_err(|source| ManifestError::Io { path: path.display().to_string(), source })?;
         Manifest::parse(&text, path)
     }
 

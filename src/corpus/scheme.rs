@@ -122,7 +122,7 @@ impl LabelScheme {
 
     pub fn load(path: impl AsRef<Path>) -> Result<LabelScheme, SchemeError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| SchemeError::Io { path: path.to_path_buf(), source })?;
+        let text = crate::files::read_regular_to_string(path).map_err(|source| SchemeError::Io { path: path.to_path_buf(), source })?;
         LabelScheme::from_toml_str(&text, path)
     }
 
@@ -195,7 +195,7 @@ impl SchemeMapping {
             Some((_, text)) => (text.to_string(), PathBuf::from(format!("<built-in {name_or_path}>"))),
             None => {
                 let path = PathBuf::from(name_or_path);
-                let text = std::fs::read_to_string(&path).map_err(|source| SchemeError::Io { path: path.clone(), source })?;
+                let text = crate::files::read_regular_to_string(&path).map_err(|source| SchemeError::Io { path: path.clone(), source })?;
                 (text, path)
             }
         };

@@ -199,7 +199,7 @@ impl IdfTable {
     /// Reads a table written by [`IdfTable::save`].
     pub fn load(path: impl AsRef<Path>) -> Result<IdfTable, IdfError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| IdfError::Io { path: path.into(), source })?;
+        let text = crate::files::read_regular_to_string(path).map_err(|source| IdfError::Io { path: path.into(), source })?;
         IdfTable::parse(&text, path)
     }
 

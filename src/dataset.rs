@@ -5,6 +5,11 @@
 //! Input: an [`ExperimentConfig`]. Output: [`Prepared`]. Pages are read and their views built in
 //! parallel, and put together in the order of the label files (sorted) and of the manifests, so
 //! the same config gives the same rows.
+//!
+//! A config with a held-out test corpus (`[evaluation.test]`) also reads it, mapped into the
+//! training scheme ([`Prepared::test`]); its blocks are then the pool. `[corpus] pages` and
+//! `[evaluation.test] pages` restrict either corpus to a sample of its label files. The folds
+//! are checked against the label files before any page is read.
 
 use std::path::{Path, PathBuf};
 

@@ -13,11 +13,19 @@
 //! precision where the pool's labels are known, the views' agreement on the fresh pool, and
 //! how often both views are wrong on the held-out blocks of each class.
 //!
+//! With a held-out test corpus (`[evaluation.test]`, e.g. labelled pages of 2008 and a test
+//! corpus of modern pages) the folds cut the test corpus instead: each fold trains on the
+//! labelled corpus (cut to the budget), takes its pool from the test corpus's pages outside the
+//! held-out fold (so the self-labels' precision is known) and is scored on the held-out fold.
+//! Where the report scheme names its main-text classes, each fold also records the main-text F1
+//! of its held-out pages ([`FoldResult::main_text_f1`]).
+//!
 //! Each fold trains through the one training path ([`crate::train::fit`]), the very function
 //! `parcels train` ships models from, and evaluates what it returns.
 //!
 //! Invariants: no page's blocks sit on both sides of a fold; no fold is empty (more folds than
-//! pages or sites is an error before any training); the same config and seed give the same
+//! pages or sites is an error before any page is read, and a fold without held-out blocks is an
+//! error, never a 0 in a mean); the same config and seed give the same
 //! numbers bit for bit (seeded shuffles, deterministic learners, folds computed in parallel but
 //! collected in order), with one exception outside our code: the SAMME baseline's trees come
 //! from linfa-trees 0.8, which breaks modal-class ties in `HashMap` order (seeded per process),

@@ -294,10 +294,10 @@ pub fn write(sweep: &SweepConfig, cells: &[CellResults], dir: &Path) -> Result<(
         let c = &r.config;
         let _ = writeln!(
             md,
-            "Base config `{}` with `{}`; grid: {}. Labelled: {} blocks on {} pages; pool: {} blocks on {} pages; {} folds by {} (seed {}), the same in every cell. \
+            "Base config `{}` with {}; grid: {}. Labelled: {} blocks on {} pages; pool: {} blocks on {} pages; {} folds by {} (seed {}), the same in every cell. \
              Boosting rounds {}, max_bins {}, u = {}, k = {}, r = {}.\n",
             sweep.base.display(),
-            sweep.set.join("`, `"),
+            if sweep.set.is_empty() { "no overrides".to_string() } else { format!("`{}`", sweep.set.join("`, `")) },
             sweep.grid.iter().map(|a| format!("{} ∈ {{{}}}", a.key, a.values.iter().map(|v| unquote(&v.to_string())).collect::<Vec<_>>().join(", "))).collect::<Vec<_>>().join("; "),
             r.labelled_blocks,
             r.labelled_pages,
@@ -315,7 +315,7 @@ pub fn write(sweep: &SweepConfig, cells: &[CellResults], dir: &Path) -> Result<(
         if let Some(t) = &r.test_corpus {
             let _ = writeln!(
                 md,
-                "Held-out test corpus (`[evaluation.test]`, labels `{}`): {} blocks on {} pages from {} sites. The folds cut the test corpus; each fold trains on the labelled corpus                  (cut to the budget), takes its unlabelled pool from the test corpus's pages outside the held-out fold (their labels hidden from the learners and used only to judge                  the self-labels: the precision column) and is scored on the held-out fold's blocks.\n",
+                "Held-out test corpus (`[evaluation.test]`, labels `{}`): {} blocks on {} pages from {} sites. The folds cut the test corpus; each fold trains on the labelled corpus (cut to the budget), takes its unlabelled pool from the test corpus's pages outside the held-out fold (their labels hidden from the learners and used only to judge the self-labels: the precision column) and is scored on the held-out fold's blocks.\n",
                 c.evaluation.test.as_ref().map(|t| t.labels.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join("`, `")).unwrap_or_default(),
                 t.blocks,
                 t.pages,
@@ -636,6 +636,7 @@ mod tests {
                 unlabelled_blocks_left_out: 0,
                 pool_pages: 0,
                 pool_blocks: 0,
+                test_corpus: None,
                 folds,
                 wall_seconds: 0.0,
                 peak_memory_mb: None,
@@ -681,8 +682,44 @@ mod tests {
         write(&sweep, &cells, &dir).unwrap();
         let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
         assert!(md.contains("| 2 | co-training, last round − single view | -11.2"), "{md}");
+        assert!(!md.contains("Main-text F1"), "no F1 section without F1 figures");
         let svg = std::fs::read_to_string(dir.join("learning-curve-selection_top-k.svg")).unwrap();
         assert!(svg.contains("95% bootstrap interval"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn main_text_f1_is_tabled_and_compared_where_the_folds_have_it() {
+        let sweep: SweepConfig = toml::from_str(
+            "name = \"t\"\nbase = \"demo.toml\"\n[[grid]]\nkey = \"evaluation.budget_pages\"\nvalues = [4]\n[[grid]]\nkey = \"evaluation.draw_seed\"\nvalues = [1]\n",
+        )
+        .unwrap();
+        let with_f1 = |f: usize, co: [f64; 2], single: f64, selft: f64| {
+            let mut x = fold(f, &[0.3, 0.2], 0.3, &[0.3, 0.3]);
+            x.main_text_f1 = [
+                (COMBINED.to_string(), vec![Some(co[0]), Some(co[1])]),
+                (SINGLE_VIEW.to_string(), vec![Some(single)]),
+                (SELF_TRAINING.to_string(), vec![Some(selft), None]),
+            ]
+            .into_iter()
+            .collect();
+            x
+        };
+        let cells = vec![cell("top-k", "4", "1", vec![with_f1(0, [0.5, 0.8], 0.6, 0.7), with_f1(1, [0.4, 0.9], 0.7, 0.6)])];
+        let pts = points(&sweep, &cells);
+        let f1 = |m: &str| pts[0].f1.iter().find(|(n, _)| n == m).map(|(_, v)| v.clone()).unwrap();
+        assert_eq!(f1(CO_LAST), [0.8, 0.9]);
+        assert_eq!(f1(SINGLE), [0.6, 0.7]);
+        // A round with no page to score is missing (NaN), never a 0 in a mean.
+        assert!(f1(SELF_LAST).iter().all(|v| v.is_nan()));
+        // Last round − single view: +0.2 on both units.
+        let c = pts[0].f1_comparisons(None, 1000, 1);
+        assert_eq!((c[0].a.as_str(), c[0].b.as_str()), (CO_LAST, SINGLE));
+        assert!((c[0].difference.mean - 0.2).abs() < 1e-12);
+        let dir = std::env::temp_dir().join(format!("parcels-lc-f1-{}", std::process::id()));
+        write(&sweep, &cells, &dir).unwrap();
+        let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        assert!(md.contains("### Main-text F1") && md.contains("| 4 | co-training, last round − single view | +0.200"), "{md}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

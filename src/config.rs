@@ -66,6 +66,17 @@ pub struct CorpusConfig {
     /// Divider configuration (tag inventory); default: the built-in fine-grained one.
     #[serde(default)]
     pub divider: Option<PathBuf>,
+    /// A sample of the labelled corpus: a file naming label files (`0001.json`), one per line
+    /// (`#` starts a comment); default: every label file of `labels`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<PathBuf>,
+}
+
+/// The label file names a sample file lists (`[corpus] pages`, `[evaluation.test] pages`), in
+/// its order: one per line, `#` starts a comment.
+pub fn read_sample(path: &Path) -> Result<Vec<String>, std::io::Error> {
+    let text = std::fs::read_to_string(path)?;
+    Ok(text.lines().map(|l| l.split('#').next().unwrap_or_default().trim()).filter(|l| !l.is_empty()).map(str::to_string).collect())
 }
 
 /// The unlabelled pool.
@@ -190,6 +201,33 @@ pub struct EvaluationConfig {
     /// order from `seed`, as before budgets existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw_seed: Option<u64>,
+    /// A held-out test corpus (`[evaluation.test]`): with one, the folds (`folds`, `split`) cut
+    /// the test corpus, not the labelled one; each fold trains on the labelled corpus (cut to
+    /// `budget_pages`), takes its unlabelled pool from the test corpus's pages outside the
+    /// held-out fold (their labels hidden from the learners, kept to judge the self-labels) and
+    /// is scored on the held-out fold's blocks. `[pool]` must then list no manifest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test: Option<TestCorpusConfig>,
+}
+
+/// A test corpus from another era or source than the labelled one (`[evaluation.test]`): its
+/// label files, the root of the corpora they name, and their label scheme, which must map
+/// into the labelled corpus's training scheme.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestCorpusConfig {
+    /// Directories of the test corpus's label files.
+    pub labels: Vec<PathBuf>,
+    /// Root of the corpora its label files name; default: `corpus.corpora`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corpora: Option<PathBuf>,
+    /// Label scheme of its label files (a built-in name or a scheme file); mapped into the
+    /// training scheme through the built-in mapping.
+    pub scheme: String,
+    /// A sample of the test corpus: a file naming label files (`0001.json`), one per line (`#`
+    /// starts a comment); default: every label file of `labels`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<PathBuf>,
 }
 
 /// A labelled budget: a number of pages, or `"all"`.
@@ -412,6 +450,7 @@ impl ExperimentConfig {
                 return Err(bad(format!("corpus.labels: {} is not a directory", self.shown(dir))));
             }
         }
+        self.check_sample(&self.corpus.labels, self.corpus.pages.as_deref(), "corpus").map_err(bad)?;
         if !self.path(&self.corpus.corpora).is_dir() {
             return Err(bad(format!("corpus.corpora: {} is not a directory", self.shown(&self.corpus.corpora))));
         }
@@ -420,7 +459,61 @@ impl ExperimentConfig {
                 return Err(bad(format!("pool.manifests: {} not found", self.shown(m))));
             }
         }
+        match &self.evaluation.test {
+            None if self.pool.manifests.is_empty() => {
+                return Err(bad(
+                    "pool.manifests is empty: the unlabelled pool needs at least one manifest (or an [evaluation.test] corpus to draw it from)".into()
+                ))
+            }
+            None => {}
+            Some(t) => self.validate_test(t, &scheme).map_err(bad)?,
+        }
         self.divider_config().map_err(|e| bad(e.to_string()))?;
+        Ok(())
+    }
+}
+
+impl ExperimentConfig {
+    /// Checks a test corpus: its directories, its sample file, its scheme's mapping into the
+    /// training scheme `train`, and the settings it excludes.
+    fn validate_test(&self, t: &TestCorpusConfig, train: &LabelScheme) -> Result<(), String> {
+        if !self.pool.manifests.is_empty() {
+            return Err("[evaluation.test]: pool.manifests must be empty (each fold's pool is the test corpus's pages outside the held-out fold)".into());
+        }
+        if self.evaluation.left_over == LeftOver::Pool {
+            return Err("[evaluation.test]: evaluation.left_over = \"pool\" cannot be used with a test corpus (the pool is the test corpus's)".into());
+        }
+        let from = self.scheme(&t.scheme).map_err(|e| format!("evaluation.test.scheme: {e}"))?;
+        if from.name != train.name && SchemeMapping::between(&from, train).is_none() {
+            return Err(format!("evaluation.test.scheme: no built-in mapping from {} to the training scheme {}", from.name, train.name));
+        }
+        if t.labels.is_empty() {
+            return Err("evaluation.test.labels: no directory given".into());
+        }
+        for dir in &t.labels {
+            if !self.path(dir).is_dir() {
+                return Err(format!("evaluation.test.labels: {} is not a directory", self.shown(dir)));
+            }
+        }
+        let root = t.corpora.as_ref().unwrap_or(&self.corpus.corpora);
+        if !self.path(root).is_dir() {
+            return Err(format!("evaluation.test.corpora: {} is not a directory", self.shown(root)));
+        }
+        self.check_sample(&t.labels, t.pages.as_deref(), "evaluation.test")
+    }
+
+    /// Checks a sample file: it names at least one label file, each in one of `dirs`.
+    fn check_sample(&self, dirs: &[PathBuf], pages: Option<&Path>, table: &str) -> Result<(), String> {
+        let Some(p) = pages else { return Ok(()) };
+        let names = read_sample(&self.path(p)).map_err(|e| format!("{table}.pages: {}: {e}", self.shown(p)))?;
+        if names.is_empty() {
+            return Err(format!("{table}.pages: {} names no label file", self.shown(p)));
+        }
+        for n in &names {
+            if !dirs.iter().any(|d| self.path(d).join(n).is_file()) {
+                return Err(format!("{table}.pages: {} names {n}, which is in none of {table}.labels", self.shown(p)));
+            }
+        }
         Ok(())
     }
 }

@@ -5,8 +5,13 @@
 //! Input: an [`ExperimentConfig`]. Output: [`Prepared`]. Pages are read and their views built in
 //! parallel, and put together in the order of the label files (sorted) and of the manifests, so
 //! the same config gives the same rows.
+//!
+//! A config with a held-out test corpus (`[evaluation.test]`) also reads it, mapped into the
+//! training scheme ([`Prepared::test`]); its blocks are then the pool. `[corpus] pages` and
+//! `[evaluation.test] pages` restrict either corpus to a sample of its label files. The folds
+//! are checked against the label files before any page is read.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
@@ -51,8 +56,8 @@ pub enum DataError {
     NoLabelledPages { dirs: String },
     #[error("the unlabelled pool is empty")]
     EmptyPool,
-    #[error("evaluation.folds = {folds}, but the labelled data has only {groups} {split}s: every fold needs at least one")]
-    TooManyFolds { folds: usize, groups: usize, split: Split },
+    #[error("evaluation.folds = {folds}, but the {corpus} has only {groups} {split}s: every fold needs at least one")]
+    TooManyFolds { folds: usize, groups: usize, split: Split, corpus: &'static str },
     #[error(transparent)]
     Matrix(#[from] MatrixError),
 }
@@ -146,6 +151,9 @@ pub struct Prepared {
     pub data: LabelledData,
     pub pool: TwoViews,
     pub pool_pages: usize,
+    /// The held-out test corpus (`[evaluation.test]`), targets in the training scheme; its
+    /// blocks are also `pool` (each experiment fold takes the pages outside its held-out fold).
+    pub test: Option<LabelledData>,
 }
 
 /// The view builder of a config: its feature groups, the shipped IDF table.
@@ -167,37 +175,146 @@ pub fn prepare(config: &ExperimentConfig, progress: &dyn Progress) -> Result<Pre
     };
     let divider = config.divider()?;
     let builder = view_builder(config)?;
+    // Before any page is read: every fold must hold a page (or site) of the corpus the folds
+    // cut, or its figures would be zeros averaged into the others.
+    let files = sampled_files(config, &config.corpus.labels, config.corpus.pages.as_deref())?;
+    let folded = match &config.evaluation.test {
+        Some(t) => sampled_files(config, &t.labels, t.pages.as_deref())?,
+        None => files.clone(),
+    };
+    check_folds(config, &folded)?;
     progress.event(&Event::Stage { fold: None, stage: Stage::LoadingLabelled });
-    let mut data = load_labelled_data(config, &divider, &builder, &label_scheme)?;
+    let mut data = load_labelled_files(&files, &config.path(&config.corpus.corpora), &divider, &builder, &label_scheme)
+        .map_err(|e| no_pages(e, &config.corpus.labels, config))?;
     if let Some(t) = &train_map {
-        data.targets.iter_mut().for_each(|c| *c = t[*c]);
-        data.class_counts = vec![0; scheme.len()];
-        for &c in &data.targets {
-            data.class_counts[c] += 1;
-        }
+        remap(&mut data, t, scheme.len());
     }
     progress.event(&Event::Loaded { what: Loaded::Labelled, pages: data.pages.len(), blocks: data.targets.len() });
-    // Before the pool and any training: every fold must hold a page (or site), or its figures
-    // would be zeros averaged into the others.
-    let groups = data.groups(config.evaluation.split).into_iter().collect::<std::collections::BTreeSet<_>>().len();
-    if groups < config.evaluation.folds {
-        return Err(DataError::TooManyFolds { folds: config.evaluation.folds, groups, split: config.evaluation.split });
+    if let Some(t) = &config.evaluation.test {
+        // The test corpus is both the pool (outside each held-out fold) and the held-out blocks.
+        progress.event(&Event::Stage { fold: None, stage: Stage::LoadingPool });
+        let from = config.scheme(&t.scheme)?;
+        let root = config.path(t.corpora.as_ref().unwrap_or(&config.corpus.corpora));
+        let mut test = load_labelled_files(&folded, &root, &divider, &builder, &from).map_err(|e| no_pages(e, &t.labels, config))?;
+        if from.name != scheme.name {
+            let m = SchemeMapping::between(&from, &scheme).ok_or_else(|| DataError::NoMapping { from: from.name.clone(), to: scheme.name.clone() })?;
+            remap(&mut test, &m.index_table(&from, &scheme), scheme.len());
+        }
+        progress.event(&Event::Loaded { what: Loaded::Pool, pages: test.pages.len(), blocks: test.targets.len() });
+        check_groups(config, test.groups(config.evaluation.split))?;
+        let pool = test.views.clone();
+        let pool_pages = test.pages.len();
+        return Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, test: Some(test) });
     }
+    check_groups(config, data.groups(config.evaluation.split))?;
     progress.event(&Event::Stage { fold: None, stage: Stage::LoadingPool });
     let (pool, pool_pages) = load_pool(config, &divider, &builder)?;
     progress.event(&Event::Loaded { what: Loaded::Pool, pages: pool_pages, blocks: pool.n_rows() });
-    Ok(Prepared { divider, builder, scheme, data, pool, pool_pages })
+    Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, test: None })
+}
+
+/// Maps a corpus's targets through a scheme mapping's index table and recounts its classes.
+fn remap(data: &mut LabelledData, table: &[usize], classes: usize) {
+    data.targets.iter_mut().for_each(|c| *c = table[*c]);
+    data.class_counts = vec![0; classes];
+    for &c in &data.targets {
+        data.class_counts[c] += 1;
+    }
+}
+
+/// Names the directories of a corpus that turned out to hold no labelled page.
+fn no_pages(e: DataError, dirs: &[PathBuf], config: &ExperimentConfig) -> DataError {
+    match e {
+        DataError::NoLabelledPages { .. } => {
+            DataError::NoLabelledPages { dirs: dirs.iter().map(|d| config.path(d).display().to_string()).collect::<Vec<_>>().join(", ") }
+        }
+        e => e,
+    }
+}
+
+/// The label files of some directories of a config, sorted within each directory.
+fn config_label_files(dirs: &[PathBuf], config: &ExperimentConfig) -> Result<Vec<PathBuf>, DataError> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        files.extend(label_files(&config.path(dir))?);
+    }
+    Ok(files)
+}
+
+/// The label files of a corpus: all of its directories', or the sample its `pages` file names
+/// (in the directories' order).
+fn sampled_files(config: &ExperimentConfig, dirs: &[PathBuf], pages: Option<&Path>) -> Result<Vec<PathBuf>, DataError> {
+    let files = config_label_files(dirs, config)?;
+    let Some(p) = pages else { return Ok(files) };
+    let path = config.path(p);
+    let names: std::collections::BTreeSet<String> =
+        crate::config::read_sample(&path).map_err(|source| ConfigError::Io { path: path.clone(), source })?.into_iter().collect();
+    Ok(files.into_iter().filter(|f| f.file_name().and_then(|n| n.to_str()).is_some_and(|n| names.contains(n))).collect())
+}
+
+/// Fails before any page is read when the folds outnumber the pages (or sites) the label files
+/// name: each file is one page, its `site` (or its name) its site.
+fn check_folds(config: &ExperimentConfig, files: &[PathBuf]) -> Result<(), DataError> {
+    let groups: std::collections::BTreeSet<String> = files
+        .iter()
+        .map(|f| {
+            let name = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+            match config.evaluation.split {
+                Split::Page => Ok(name),
+                Split::Site => {
+                    let file = crate::corpus::LabelFile::load(f).map_err(CorpusError::from)?;
+                    Ok(file.site.filter(|s| !s.is_empty()).unwrap_or(name))
+                }
+            }
+        })
+        .collect::<Result<_, DataError>>()?;
+    if groups.len() < config.evaluation.folds {
+        return Err(DataError::TooManyFolds {
+            folds: config.evaluation.folds,
+            groups: groups.len(),
+            split: config.evaluation.split,
+            corpus: folded_corpus(config),
+        });
+    }
+    Ok(())
+}
+
+/// What the folds cut, in messages.
+fn folded_corpus(config: &ExperimentConfig) -> &'static str {
+    if config.evaluation.test.is_some() {
+        "test corpus"
+    } else {
+        "labelled data"
+    }
+}
+
+/// The same check on the blocks read (a page whose blocks are all unlabelled holds no block).
+fn check_groups(config: &ExperimentConfig, groups: Vec<usize>) -> Result<(), DataError> {
+    let groups = groups.into_iter().collect::<std::collections::BTreeSet<_>>().len();
+    if groups < config.evaluation.folds {
+        return Err(DataError::TooManyFolds { folds: config.evaluation.folds, groups, split: config.evaluation.split, corpus: folded_corpus(config) });
+    }
+    Ok(())
 }
 
 type PageData = (String, String, PathBuf, TwoViews, Vec<usize>, usize, Vec<BlockInfo>);
 
-/// Loads the labelled blocks and builds their views.
+/// Loads the labelled blocks of a config's `[corpus]` and builds their views.
 pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder: &ViewBuilder, scheme: &LabelScheme) -> Result<LabelledData, DataError> {
-    let mut files = Vec::new();
-    for dir in &config.corpus.labels {
-        files.extend(label_files(&config.path(dir))?);
-    }
-    let corpora = config.path(&config.corpus.corpora);
+    let files = sampled_files(config, &config.corpus.labels, config.corpus.pages.as_deref())?;
+    load_labelled_files(&files, &config.path(&config.corpus.corpora), divider, builder, scheme).map_err(|e| no_pages(e, &config.corpus.labels, config))
+}
+
+/// Loads the blocks of some label files (pages under `corpora`, labels in `scheme`) and builds
+/// their views, in the files' order.
+pub fn load_labelled_files(
+    files: &[PathBuf],
+    corpora: &Path,
+    divider: &Divider,
+    builder: &ViewBuilder,
+    scheme: &LabelScheme,
+) -> Result<LabelledData, DataError> {
+    let corpora = corpora.to_path_buf();
     let per_page: Vec<Result<PageData, DataError>> = files
         .par_iter()
         .map(|f| {
@@ -239,9 +356,7 @@ pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder:
         d.unlabelled_blocks += unlabelled;
         d.blocks.extend(infos);
     }
-    data.ok_or_else(|| DataError::NoLabelledPages {
-        dirs: config.corpus.labels.iter().map(|d| config.path(d).display().to_string()).collect::<Vec<_>>().join(", "),
-    })
+    data.ok_or_else(|| DataError::NoLabelledPages { dirs: String::new() })
 }
 
 /// Loads the unlabelled pool's pages and builds their views (all blocks).

@@ -13,11 +13,19 @@
 //! precision where the pool's labels are known, the views' agreement on the fresh pool, and
 //! how often both views are wrong on the held-out blocks of each class.
 //!
+//! With a held-out test corpus (`[evaluation.test]`, e.g. labelled pages of 2008 and a test
+//! corpus of modern pages) the folds cut the test corpus instead: each fold trains on the
+//! labelled corpus (cut to the budget), takes its pool from the test corpus's pages outside the
+//! held-out fold (so the self-labels' precision is known) and is scored on the held-out fold.
+//! Where the report scheme names its main-text classes, each fold also records the main-text F1
+//! of its held-out pages ([`FoldResult::main_text_f1`]).
+//!
 //! Each fold trains through the one training path ([`crate::train::fit`]), the very function
 //! `parcels train` ships models from, and evaluates what it returns.
 //!
 //! Invariants: no page's blocks sit on both sides of a fold; no fold is empty (more folds than
-//! pages or sites is an error before any training); the same config and seed give the same
+//! pages or sites is an error before any page is read, and a fold without held-out blocks is an
+//! error, never a 0 in a mean); the same config and seed give the same
 //! numbers bit for bit (seeded shuffles, deterministic learners, folds computed in parallel but
 //! collected in order), with one exception outside our code: the SAMME baseline's trees come
 //! from linfa-trees 0.8, which breaks modal-class ties in `HashMap` order (seeded per process),
@@ -58,6 +66,9 @@ pub enum ExperimentError {
     Fold { fold: usize, source: TrainError },
     #[error("fold {fold}: no labelled page left on the training side")]
     EmptyTrainingSide { fold: usize },
+    /// A fold with no held-out block: its error rate would be a 0 averaged into the others.
+    #[error("fold {fold}: no held-out block (more folds than pages or sites with blocks?)")]
+    EmptyFold { fold: usize },
 }
 
 /// One fold's figures.
@@ -82,6 +93,12 @@ pub struct FoldResult {
     /// With a labelled budget: the training-side pages kept.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub train_pages: Vec<String>,
+    /// Main-text F1 per learner and round (like `errors`): the mean over the held-out pages of
+    /// each page's word-weighted block F1 of the report scheme's main-text classes
+    /// ([`eval::mean_page_f1`]; `None` when no held-out page has main text); empty when the
+    /// report scheme has no article roles.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub main_text_f1: BTreeMap<String, Vec<Option<f64>>>,
     /// Per co-training round (round 0 first): why the round helped or not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<RoundDiagnostics>,
@@ -140,6 +157,11 @@ pub struct ExperimentResults {
     pub unlabelled_blocks_left_out: usize,
     pub pool_pages: usize,
     pub pool_blocks: usize,
+    /// With a held-out test corpus (`[evaluation.test]`): its pages, sites, blocks and blocks
+    /// per class (training scheme); the folds cut it, and the pool is its pages outside each
+    /// held-out fold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_corpus: Option<TestCorpusSummary>,
     pub folds: Vec<FoldResult>,
     /// Volatile figures of this run: written to `run.json` ([`crate::report::RUN_FILE`]), not to
     /// `results.json`, so rebuilding a tracked report changes it only where the results change.
@@ -147,6 +169,15 @@ pub struct ExperimentResults {
     pub wall_seconds: f64,
     #[serde(skip)]
     pub peak_memory_mb: Option<f64>,
+}
+
+/// The size of a held-out test corpus.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestCorpusSummary {
+    pub pages: usize,
+    pub sites: usize,
+    pub blocks: usize,
+    pub class_counts: Vec<usize>,
 }
 
 /// Runs an experiment with the baselines its config names.
@@ -186,10 +217,21 @@ pub fn run_prepared(
         _ => None,
     };
     let to_report = |c: usize| report.as_ref().map_or(c, |(t, _)| t[c]);
-    let groups = data.groups(config.evaluation.split);
+    // The report scheme's main-text classes, for the main-text F1 of each held-out page.
+    let report_scheme = report.as_ref().map_or(scheme, |(_, s)| s);
+    let main_text: Vec<bool> = match &report_scheme.article {
+        Some(a) => report_scheme.names().map(|n| a.main_text.iter().any(|m| m == n)).collect(),
+        None => Vec::new(),
+    };
+    // The folds cut the test corpus when there is one, else the labelled corpus.
+    let folded = prepared.test.as_ref().unwrap_or(data);
+    let groups = folded.groups(config.evaluation.split);
     let folds = crate::boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
+    if let Some(f) = folds.iter().position(Vec::is_empty) {
+        return Err(ExperimentError::EmptyFold { fold: f });
+    }
     let results: Vec<Result<FoldResult, ExperimentError>> =
-        folds.par_iter().enumerate().map(|(f, test_rows)| run_fold(config, f, test_rows, prepared, baselines, &to_report, progress)).collect();
+        folds.par_iter().enumerate().map(|(f, test_rows)| run_fold(config, f, test_rows, prepared, baselines, &to_report, &main_text, progress)).collect();
     let folds = results.into_iter().collect::<Result<Vec<_>, _>>()?;
     let sites: std::collections::BTreeSet<&str> = data.pages.iter().map(|(_, s)| s.as_str()).collect();
     Ok(ExperimentResults {
@@ -205,6 +247,12 @@ pub fn run_prepared(
         unlabelled_blocks_left_out: data.unlabelled_blocks,
         pool_pages: *pool_pages,
         pool_blocks: pool.n_rows(),
+        test_corpus: prepared.test.as_ref().map(|t| TestCorpusSummary {
+            pages: t.pages.len(),
+            sites: t.pages.iter().map(|(_, s)| s.as_str()).collect::<std::collections::BTreeSet<_>>().len(),
+            blocks: t.targets.len(),
+            class_counts: t.class_counts.clone(),
+        }),
         folds,
         wall_seconds: started.elapsed().as_secs_f64(),
         peak_memory_mb: peak_memory_mb(),
@@ -270,6 +318,7 @@ pub fn round_diagnostics(
     RoundDiagnostics { round: models.round, added, correct: pool_classes.map(|_| correct), pool_agreement: t.agreement, errors_by_class }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_fold(
     config: &ExperimentConfig,
     f: usize,
@@ -277,27 +326,41 @@ fn run_fold(
     prepared: &Prepared,
     baselines: &[Box<dyn Baseline>],
     to_report: &(dyn Fn(usize) -> usize + Sync),
+    main_text: &[bool],
     progress: &dyn Progress,
 ) -> Result<FoldResult, ExperimentError> {
     let err = |source: TrainError| ExperimentError::Fold { fold: f, source };
     let Prepared { scheme, data, .. } = prepared;
     let k = scheme.len();
     let seed = fold_seed(config, f);
-    let side = crate::boost::rows_outside(test_rows, data.targets.len());
+    if test_rows.is_empty() {
+        return Err(ExperimentError::EmptyFold { fold: f });
+    }
+    // With a test corpus the folds cut it: the training side is every labelled block, the pool
+    // the test corpus's blocks outside the held-out fold (their labels kept for diagnostics).
+    let held = prepared.test.as_ref().unwrap_or(data);
+    let side = match &prepared.test {
+        Some(_) => (0..data.targets.len()).collect(),
+        None => crate::boost::rows_outside(test_rows, data.targets.len()),
+    };
     let (train_rows, left_over) = budget_rows(&side, &data.page_of, config.evaluation.budget_pages, seed ^ 0x5851_F42D_4C95_7F2D);
     if train_rows.is_empty() {
         return Err(ExperimentError::EmptyTrainingSide { fold: f });
     }
-    let own_pool: Option<(TwoViews, Vec<usize>)> = match config.evaluation.left_over {
-        LeftOver::Pool if !left_over.is_empty() => {
+    let own_pool: Option<(TwoViews, Vec<usize>)> = match (&prepared.test, config.evaluation.left_over) {
+        (Some(t), _) => {
+            let outside = crate::boost::rows_outside(test_rows, t.targets.len());
+            Some((t.views.select_rows(&outside).map_err(|e| err(e.into()))?, outside.iter().map(|&r| t.targets[r]).collect()))
+        }
+        (None, LeftOver::Pool) if !left_over.is_empty() => {
             Some((data.views.select_rows(&left_over).map_err(|e| err(e.into()))?, left_over.iter().map(|&r| data.targets[r]).collect()))
         }
         _ => None,
     };
     let pool = own_pool.as_ref().map_or(&prepared.pool, |(p, _)| p);
     let pool_classes = own_pool.as_ref().map(|(_, c)| c.as_slice());
-    let test = data.views.select_rows(test_rows).map_err(|e| err(e.into()))?;
-    let test_classes: Vec<usize> = test_rows.iter().map(|&r| data.targets[r]).collect();
+    let test = held.views.select_rows(test_rows).map_err(|e| err(e.into()))?;
+    let test_classes: Vec<usize> = test_rows.iter().map(|&r| held.targets[r]).collect();
     let gold: Vec<usize> = test_classes.iter().map(|&c| to_report(c)).collect();
     let report = |p: &[usize]| -> Vec<usize> { p.iter().map(|&c| to_report(c)).collect() };
 
@@ -323,7 +386,7 @@ fn run_fold(
         return Err(err(e));
     }
     if fitted.context.is_some() {
-        let test_pages: Vec<usize> = test_rows.iter().map(|&r| data.page_of[r]).collect();
+        let test_pages: Vec<usize> = test_rows.iter().map(|&r| held.page_of[r]).collect();
         let classes: Vec<String> = scheme.names().map(str::to_string).collect();
         let decided = fitted.decide(&test, &test_pages, &classes).map_err(err)?;
         predictions.insert(CONTEXT.into(), vec![decided.decided.iter().map(|&(c, _, _)| to_report(c)).collect()]);
@@ -332,9 +395,9 @@ fn run_fold(
     let targets: Vec<usize> = train_rows.iter().map(|&r| data.targets[r]).collect();
     let train_pages: Vec<usize> = train_rows.iter().map(|&r| data.page_of[r]).collect();
     // The seed papers' baselines also read each block's text, place and counts.
-    let test_pages: Vec<usize> = test_rows.iter().map(|&r| data.page_of[r]).collect();
+    let test_pages: Vec<usize> = test_rows.iter().map(|&r| held.page_of[r]).collect();
     let train_blocks: Vec<BlockInfo> = train_rows.iter().filter_map(|&r| data.blocks.get(r).cloned()).collect();
-    let test_blocks: Vec<BlockInfo> = test_rows.iter().filter_map(|&r| data.blocks.get(r).cloned()).collect();
+    let test_blocks: Vec<BlockInfo> = test_rows.iter().filter_map(|&r| held.blocks.get(r).cloned()).collect();
     let fold = Fold {
         config,
         index: f,
@@ -357,10 +420,19 @@ fn run_fold(
         progress.event(&Event::Step);
     }
     let errors = predictions.iter().map(|(name, rounds)| (name.clone(), rounds.iter().map(|p| eval::error_rate(&gold, p)).collect())).collect();
+    let main_text_f1 = if main_text.iter().any(|&m| m) {
+        let words: Vec<usize> = test_rows.iter().map(|&r| held.blocks.get(r).map_or(0, |b| b.words)).collect();
+        predictions
+            .iter()
+            .map(|(name, rounds)| (name.clone(), rounds.iter().map(|p| eval::mean_page_f1(&gold, p, &words, &test_pages, main_text)).collect()))
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
     Ok(FoldResult {
         fold: f,
         test_pages: {
-            let mut p: Vec<String> = test_rows.iter().map(|&r| data.pages[data.page_of[r]].0.clone()).collect();
+            let mut p: Vec<String> = test_rows.iter().map(|&r| held.pages[held.page_of[r]].0.clone()).collect();
             p.dedup();
             p
         },
@@ -373,6 +445,7 @@ fn run_fold(
         gold,
         predictions,
         errors,
+        main_text_f1,
         train_pages: match config.evaluation.budget_pages {
             Budget::All => Vec::new(),
             Budget::Pages(_) => {

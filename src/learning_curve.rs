@@ -57,6 +57,9 @@ pub struct Point {
     pub best_round: usize,
     /// Per measure: the per-unit errors (units in the same order for every measure).
     pub values: Vec<(String, Vec<f64>)>,
+    /// The same measures' main-text F1 per unit ([`FoldResult::main_text_f1`]), where the cells
+    /// have it (the best round is the error's); empty otherwise.
+    pub f1: Vec<(String, Vec<f64>)>,
     pub units: Vec<(String, usize)>,
     /// Diagnostics summed over units.
     pub diagnostics: Diagnostics,
@@ -141,30 +144,39 @@ pub fn points(sweep: &SweepConfig, cells: &[CellResults]) -> Vec<Point> {
             let mean_at = |r: usize| units.iter().map(|u| at(&curve(u, COMBINED), r)).sum::<f64>() / units.len() as f64;
             let best_round = (0..rounds).min_by(|&a, &b| mean_at(a).total_cmp(&mean_at(b)).then(a.cmp(&b))).unwrap_or(0);
             let col = |f: &dyn Fn(&Unit) -> f64| units.iter().map(f).collect::<Vec<f64>>();
-            let mut values = vec![
-                (CO_R0.to_string(), col(&|u| at(&curve(u, COMBINED), 0))),
-                (CO_LAST.to_string(), col(&|u| at(&curve(u, COMBINED), usize::MAX))),
-                (CO_BEST.to_string(), col(&|u| at(&curve(u, COMBINED), best_round))),
-                (SINGLE.to_string(), col(&|u| at(&curve(u, SINGLE_VIEW), 0))),
-                (SELF_LAST.to_string(), col(&|u| at(&curve(u, SELF_TRAINING), usize::MAX))),
-            ];
-            if let Some(r) = named {
-                values.insert(1, (co_at(r), col(&|u| at(&curve(u, COMBINED), r))));
-                values.push((self_at(r), col(&|u| at(&curve(u, SELF_TRAINING), r))));
-            }
-            // Supervised on all labels: the single-view learner of the `all` cell of the same
-            // series, replicate and fold.
-            let supervised = col(&|u| {
-                cells
-                    .iter()
-                    .find(|c| series_of(c) == *s && x_of(c) == "all" && rep_of(c) == u.replicate)
-                    .and_then(|c| c.results.folds.iter().find(|f| f.fold == u.fold.fold))
-                    .and_then(|f| f.errors.get(SINGLE_VIEW).and_then(|e| e.first().copied()))
-                    .unwrap_or(f64::NAN)
-            });
-            if supervised.iter().any(|v| !v.is_nan()) {
-                values.push((SUPERVISED.to_string(), supervised));
-            }
+            let measures = |curve: &dyn Fn(&FoldResult, &str) -> Vec<f64>| {
+                let mut values = vec![
+                    (CO_R0.to_string(), col(&|u| at(&curve(u.fold, COMBINED), 0))),
+                    (CO_LAST.to_string(), col(&|u| at(&curve(u.fold, COMBINED), usize::MAX))),
+                    (CO_BEST.to_string(), col(&|u| at(&curve(u.fold, COMBINED), best_round))),
+                    (SINGLE.to_string(), col(&|u| at(&curve(u.fold, SINGLE_VIEW), 0))),
+                    (SELF_LAST.to_string(), col(&|u| at(&curve(u.fold, SELF_TRAINING), usize::MAX))),
+                ];
+                if let Some(r) = named {
+                    values.insert(1, (co_at(r), col(&|u| at(&curve(u.fold, COMBINED), r))));
+                    values.push((self_at(r), col(&|u| at(&curve(u.fold, SELF_TRAINING), r))));
+                }
+                // Supervised on all labels: the single-view learner of the `all` cell of the
+                // same series, replicate and fold.
+                let supervised = col(&|u| {
+                    cells
+                        .iter()
+                        .find(|c| series_of(c) == *s && x_of(c) == "all" && rep_of(c) == u.replicate)
+                        .and_then(|c| c.results.folds.iter().find(|f| f.fold == u.fold.fold))
+                        .and_then(|f| curve(f, SINGLE_VIEW).first().copied())
+                        .unwrap_or(f64::NAN)
+                });
+                if supervised.iter().any(|v| !v.is_nan()) {
+                    values.push((SUPERVISED.to_string(), supervised));
+                }
+                values
+            };
+            let values = measures(&|f, l| f.errors.get(l).cloned().unwrap_or_default());
+            let f1 = if units.iter().any(|u| !u.fold.main_text_f1.is_empty()) {
+                measures(&|f, l| f.main_text_f1.get(l).map(|v| v.iter().map(|x| x.unwrap_or(f64::NAN)).collect()).unwrap_or_default())
+            } else {
+                Vec::new()
+            };
             let first = cells.iter().find(|c| series_of(c) == *s && x_of(c) == *x);
             let diagnostics = first.map_or_else(Diagnostics::default, |c| diagnose(&units, &c.results.classes, &c.results.class_counts));
             out.push(Point {
@@ -172,6 +184,7 @@ pub fn points(sweep: &SweepConfig, cells: &[CellResults]) -> Vec<Point> {
                 x: x.clone(),
                 best_round,
                 values,
+                f1,
                 units: units.iter().map(|u| (u.replicate.clone(), u.fold.fold)).collect(),
                 diagnostics,
             });
@@ -237,6 +250,16 @@ impl Point {
     /// The paired comparisons: co-training (last round, and the named round) against the single
     /// view and self-training, and its last round against its round 0.
     pub fn comparisons(&self, named: Option<usize>, resamples: usize, seed: u64) -> Vec<Comparison> {
+        self.compare(&self.values, named, resamples, seed)
+    }
+
+    /// The same comparisons on main-text F1 (positive: the first learner extracts better).
+    pub fn f1_comparisons(&self, named: Option<usize>, resamples: usize, seed: u64) -> Vec<Comparison> {
+        self.compare(&self.f1, named, resamples, seed)
+    }
+
+    fn compare(&self, values: &[(String, Vec<f64>)], named: Option<usize>, resamples: usize, seed: u64) -> Vec<Comparison> {
+        let get = |m: &str| values.iter().find(|(n, _)| n == m).map(|(_, v)| v.as_slice());
         let mut pairs: Vec<(String, String)> = vec![(CO_LAST.into(), SINGLE.into()), (CO_LAST.into(), SELF_LAST.into()), (CO_LAST.into(), CO_R0.into())];
         if let Some(r) = named {
             pairs.push((co_at(r), SINGLE.into()));
@@ -245,7 +268,7 @@ impl Point {
         pairs
             .into_iter()
             .filter_map(|(a, b)| {
-                let d = differences(self.get(&a)?, self.get(&b)?);
+                let d = differences(get(&a)?, get(&b)?);
                 Some(Comparison { difference: bootstrap_mean(&d, resamples, seed), test: wilcoxon(&d), a, b })
             })
             .collect()
@@ -271,10 +294,10 @@ pub fn write(sweep: &SweepConfig, cells: &[CellResults], dir: &Path) -> Result<(
         let c = &r.config;
         let _ = writeln!(
             md,
-            "Base config `{}` with `{}`; grid: {}. Labelled: {} blocks on {} pages; pool: {} blocks on {} pages; {} folds by {} (seed {}), the same in every cell. \
+            "Base config `{}` with {}; grid: {}. Labelled: {} blocks on {} pages; pool: {} blocks on {} pages; {} folds by {} (seed {}), the same in every cell. \
              Boosting rounds {}, max_bins {}, u = {}, k = {}, r = {}.\n",
             sweep.base.display(),
-            sweep.set.join("`, `"),
+            if sweep.set.is_empty() { "no overrides".to_string() } else { format!("`{}`", sweep.set.join("`, `")) },
             sweep.grid.iter().map(|a| format!("{} ∈ {{{}}}", a.key, a.values.iter().map(|v| unquote(&v.to_string())).collect::<Vec<_>>().join(", "))).collect::<Vec<_>>().join("; "),
             r.labelled_blocks,
             r.labelled_pages,
@@ -289,6 +312,16 @@ pub fn write(sweep: &SweepConfig, cells: &[CellResults], dir: &Path) -> Result<(
             c.cotraining.k,
             c.cotraining.r
         );
+        if let Some(t) = &r.test_corpus {
+            let _ = writeln!(
+                md,
+                "Held-out test corpus (`[evaluation.test]`, labels `{}`): {} blocks on {} pages from {} sites. The folds cut the test corpus; each fold trains on the labelled corpus (cut to the budget), takes its unlabelled pool from the test corpus's pages outside the held-out fold (their labels hidden from the learners and used only to judge the self-labels: the precision column) and is scored on the held-out fold's blocks.\n",
+                c.evaluation.test.as_ref().map(|t| t.labels.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join("`, `")).unwrap_or_default(),
+                t.blocks,
+                t.pages,
+                t.sites
+            );
+        }
     }
     let _ = writeln!(
         md,
@@ -384,6 +417,9 @@ pub fn write(sweep: &SweepConfig, cells: &[CellResults], dir: &Path) -> Result<(
                 d.both_wrong_last.map_or(String::new(), |v| format!("{v:.6}"))
             );
         }
+        if sp.iter().any(|p| !p.f1.is_empty()) {
+            write_f1(&mut md, &mut curve, &mut comp, s, &sp, rx.round, rx.resamples, seed);
+        }
         md.push('\n');
         put(&format!("learning-curve-{}.svg", file_part(s)), &svg(sweep, &sp, s)?)?;
     }
@@ -400,6 +436,53 @@ pub fn write(sweep: &SweepConfig, cells: &[CellResults], dir: &Path) -> Result<(
     put("diagnostics.csv", &diag)?;
     put("units.csv", &units)?;
     put("report.md", &md)
+}
+
+/// The main-text F1 tables of a series: means with intervals and the paired comparisons; the
+/// CSV rows carry the measure's name with the suffix ` (main-text F1)`.
+#[allow(clippy::too_many_arguments)]
+fn write_f1(md: &mut String, curve: &mut String, comp: &mut String, s: &str, sp: &[&Point], named: Option<usize>, resamples: usize, seed: u64) {
+    let measures: Vec<String> = sp.iter().find(|p| !p.f1.is_empty()).map(|p| p.f1.iter().map(|(m, _)| m.clone()).collect()).unwrap_or_default();
+    let _ = writeln!(
+        md,
+        "\n### Main-text F1 (mean over units of the mean over held-out pages; higher is better)\n\n| budget (pages) | units | {} |\n|---|---:|{}",
+        measures.join(" | "),
+        "---:|".repeat(measures.len())
+    );
+    for p in sp {
+        let mut row = format!("| {} | {} |", p.x, p.units.len());
+        for (m, v) in &p.f1 {
+            let i = bootstrap_mean(v, resamples, seed);
+            let _ = write!(row, " {} |", if i.mean.is_nan() { "—".into() } else { format!("{:.3} [{:.3}, {:.3}]", i.mean, i.low, i.high) });
+            let _ = writeln!(curve, "{s},{},{m} (main-text F1),{:.6},{:.6},{:.6},{}", p.x, i.mean, i.low, i.high, i.n);
+        }
+        let _ = writeln!(md, "{row}");
+    }
+    let _ = writeln!(md, "\n#### Paired differences in main-text F1 (positive: the first extracts better)\n\n| budget | comparison | mean difference [95% interval] | W+ / W− (n) | p |\n|---|---|---:|---:|---:|");
+    for p in sp {
+        for c in p.f1_comparisons(named, resamples, seed) {
+            let d = &c.difference;
+            let _ = writeln!(
+                md,
+                "| {} | {} − {} | {:+.3} [{:+.3}, {:+.3}] | {} / {} ({}) | {} |",
+                p.x,
+                c.a,
+                c.b,
+                d.mean,
+                d.low,
+                d.high,
+                c.test.w_plus,
+                c.test.w_minus,
+                c.test.n,
+                p_value(c.test.p)
+            );
+            let _ = writeln!(
+                comp,
+                "{s},{},{} (main-text F1),{} (main-text F1),{:.6},{:.6},{:.6},{},{},{},{:.6},{:?}",
+                p.x, c.a, c.b, d.mean, d.low, d.high, c.test.w_plus, c.test.w_minus, c.test.n, c.test.p, c.test.method
+            );
+        }
+    }
 }
 
 fn file_part(s: &str) -> String {
@@ -520,6 +603,7 @@ mod tests {
             gold: vec![],
             predictions: BTreeMap::new(),
             errors,
+            main_text_f1: BTreeMap::new(),
             train_pages: vec![],
             // Round 0: class 0 has 8 blocks, 4 and 2 wrong, 2 both: independence predicts 1.
             diagnostics: vec![
@@ -552,6 +636,7 @@ mod tests {
                 unlabelled_blocks_left_out: 0,
                 pool_pages: 0,
                 pool_blocks: 0,
+                test_corpus: None,
                 folds,
                 wall_seconds: 0.0,
                 peak_memory_mb: None,
@@ -597,8 +682,44 @@ mod tests {
         write(&sweep, &cells, &dir).unwrap();
         let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
         assert!(md.contains("| 2 | co-training, last round − single view | -11.2"), "{md}");
+        assert!(!md.contains("Main-text F1"), "no F1 section without F1 figures");
         let svg = std::fs::read_to_string(dir.join("learning-curve-selection_top-k.svg")).unwrap();
         assert!(svg.contains("95% bootstrap interval"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn main_text_f1_is_tabled_and_compared_where_the_folds_have_it() {
+        let sweep: SweepConfig = toml::from_str(
+            "name = \"t\"\nbase = \"demo.toml\"\n[[grid]]\nkey = \"evaluation.budget_pages\"\nvalues = [4]\n[[grid]]\nkey = \"evaluation.draw_seed\"\nvalues = [1]\n",
+        )
+        .unwrap();
+        let with_f1 = |f: usize, co: [f64; 2], single: f64, selft: f64| {
+            let mut x = fold(f, &[0.3, 0.2], 0.3, &[0.3, 0.3]);
+            x.main_text_f1 = [
+                (COMBINED.to_string(), vec![Some(co[0]), Some(co[1])]),
+                (SINGLE_VIEW.to_string(), vec![Some(single)]),
+                (SELF_TRAINING.to_string(), vec![Some(selft), None]),
+            ]
+            .into_iter()
+            .collect();
+            x
+        };
+        let cells = vec![cell("top-k", "4", "1", vec![with_f1(0, [0.5, 0.8], 0.6, 0.7), with_f1(1, [0.4, 0.9], 0.7, 0.6)])];
+        let pts = points(&sweep, &cells);
+        let f1 = |m: &str| pts[0].f1.iter().find(|(n, _)| n == m).map(|(_, v)| v.clone()).unwrap();
+        assert_eq!(f1(CO_LAST), [0.8, 0.9]);
+        assert_eq!(f1(SINGLE), [0.6, 0.7]);
+        // A round with no page to score is missing (NaN), never a 0 in a mean.
+        assert!(f1(SELF_LAST).iter().all(|v| v.is_nan()));
+        // Last round − single view: +0.2 on both units.
+        let c = pts[0].f1_comparisons(None, 1000, 1);
+        assert_eq!((c[0].a.as_str(), c[0].b.as_str()), (CO_LAST, SINGLE));
+        assert!((c[0].difference.mean - 0.2).abs() < 1e-12);
+        let dir = std::env::temp_dir().join(format!("parcels-lc-f1-{}", std::process::id()));
+        write(&sweep, &cells, &dir).unwrap();
+        let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        assert!(md.contains("### Main-text F1") && md.contains("| 4 | co-training, last round − single view | +0.200"), "{md}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -335,6 +335,7 @@ values = ["class-proportional", "top-k"]
             unlabelled_blocks_left_out: 0,
             pool_pages: 0,
             pool_blocks: 0,
+            test_corpus: None,
             folds: vec![],
             wall_seconds: 0.0,
             peak_memory_mb: None,

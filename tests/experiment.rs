@@ -189,3 +189,92 @@ fn the_context_stage_is_measured_when_the_config_has_one() {
     }
     assert!(parcels::report::report_md(&results).contains("| context |"));
 }
+
+#[test]
+fn fifty_folds_fail_before_any_page_is_read() {
+    // Issue 18: `folds = 50` on a small corpus ran for minutes with no output. The label files
+    // alone (16 pages, 8 sites) refuse it: with the corpora root emptied, reading a page would
+    // fail with another error.
+    let mut config = demo();
+    config.evaluation.folds = 50;
+    let empty = std::env::temp_dir().join(format!("parcels-no-pages-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    config.corpus.corpora = empty.clone();
+    let started = std::time::Instant::now();
+    let err = run(&config, &parcels::progress::Quiet).unwrap_err().to_string();
+    assert_eq!(err, "evaluation.folds = 50, but the labelled data has only 8 sites: every fold needs at least one");
+    config.evaluation.split = parcels::experiment::Split::Page;
+    let err = run(&config, &parcels::progress::Quiet).unwrap_err().to_string();
+    assert_eq!(err, "evaluation.folds = 50, but the labelled data has only 16 pages: every fold needs at least one");
+    assert!(started.elapsed().as_secs() < 5, "refused at once");
+    std::fs::remove_dir_all(&empty).unwrap();
+}
+
+/// The demo config with a held-out test corpus: the demo labels cut to the `pages` sample,
+/// folds by site over it.
+fn with_test_corpus(text: &str, pages: &str) -> String {
+    let labels = root().join("corpora/demo/labels");
+    text.lines().map(|l| if l.starts_with("manifests = [") { "manifests = []".to_string() } else { l.to_string() }).collect::<Vec<_>>().join("\n").replace(
+        "samme_stumps = 100",
+        &format!("samme_stumps = 0\n\n[evaluation.test]\nlabels = [\"{}\"]\nscheme = \"parcels-17\"\npages = \"{pages}\"", labels.display()),
+    )
+}
+
+#[test]
+fn a_test_corpus_is_validated_like_the_rest() {
+    let dir = std::env::temp_dir().join(format!("parcels-exp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pages = dir.join("sample.txt");
+    std::fs::write(&pages, "# a sample\ncoastlinepost-1.json\nno-such-page.json\n").unwrap();
+    let p = pages.display().to_string();
+    assert!(refused(|t| with_test_corpus(t, &p)).contains("names no-such-page.json, which is in none of evaluation.test.labels"));
+    let pool = root().join("corpora/demo/pool.tsv").display().to_string();
+    assert!(refused(|t| with_test_corpus(t, &p).replace("manifests = []", &format!("manifests = [\"{pool}\"]"))).contains("pool.manifests must be empty"));
+    assert!(refused(|t| with_test_corpus(t, &p).replace("scheme = \"parcels-17\"\npages", "scheme = \"song-3level\"\npages"))
+        .contains("no built-in mapping from song-3level to the training scheme parcels-17"));
+    assert!(refused(|t| with_test_corpus(t, &p).replace("\n[evaluation.test]", "\n[unused]")).contains("unknown field `unused`"));
+    assert!(refused(|t| t.lines().map(|l| if l.starts_with("manifests") { "manifests = []" } else { l }).collect::<Vec<_>>().join("\n"))
+        .contains("pool.manifests is empty"));
+}
+
+#[test]
+fn a_test_corpus_is_cut_by_the_folds_and_gives_each_fold_its_pool() {
+    std::env::set_current_dir(root()).unwrap();
+    let dir = std::env::temp_dir().join(format!("parcels-test-corpus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The sample: the demo's pages of four sites (a, b, c, d), two pages each.
+    let names: Vec<String> = std::fs::read_dir(root().join("corpora/demo/labels"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    let mut sample: Vec<String> = names.clone();
+    sample.sort();
+    sample.truncate(8);
+    std::fs::write(dir.join("sample.txt"), sample.join("\n")).unwrap();
+    let text = std::fs::read_to_string("configs/demo.toml").unwrap().replace("\"../", &format!("\"{}/", root().display()));
+    let text = with_test_corpus(&text, &dir.join("sample.txt").display().to_string()).replace("folds = 4", "folds = 2");
+    let path = dir.join("cross.toml");
+    std::fs::write(&path, text).unwrap();
+    let mut config = ExperimentConfig::load(&path).unwrap();
+    config.boosting.rounds = Rounds::Fixed(10);
+    config.cotraining.r = 2;
+    config.evaluation.budget_pages = parcels::config::Budget::Pages(4);
+    let results = run(&config, &parcels::progress::Quiet).unwrap();
+    let summary = results.test_corpus.clone().expect("a test corpus summary");
+    assert_eq!(summary.pages, 8);
+    assert_eq!((results.labelled_pages, results.pool_pages), (names.len(), 8));
+    let mut tested = BTreeSet::new();
+    for f in &results.folds {
+        tested.extend(f.test_pages.iter().cloned());
+        // Trained on 4 labelled pages of the whole labelled corpus (the budget).
+        assert_eq!(f.train_pages.len(), 4);
+        // The pool's labels are known: every round after round 0 judges its self-labels.
+        assert!(f.diagnostics.iter().skip(1).all(|d| d.correct.is_some()), "precision of the self-labels");
+        assert_eq!(f.main_text_f1["combined"].len(), 3);
+        assert!(f.main_text_f1["combined"].iter().all(|v| v.is_some_and(|x| (0.0..=1.0).contains(&x))));
+    }
+    let sampled: BTreeSet<String> = sample.iter().map(|n| n.trim_end_matches(".json").to_string()).collect();
+    assert_eq!(tested, sampled, "the folds cut the test sample, each page once");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -75,7 +75,7 @@ pub struct CorpusConfig {
 /// The label file names a sample file lists (`[corpus] pages`, `[evaluation.test] pages`), in
 /// its order: one per line, `#` starts a comment.
 pub fn read_sample(path: &Path) -> Result<Vec<String>, std::io::Error> {
-    let text = std::fs::read_to_string(path)?;
+    let text = crate::files::read_regular_to_string(path)?;
     Ok(text.lines().map(|l| l.split('#').next().unwrap_or_default().trim()).filter(|l| !l.is_empty()).map(str::to_string).collect())
 }
 
@@ -320,7 +320,7 @@ impl ExperimentConfig {
     /// Reads and validates a config: unknown keys, missing files and impossible values are
     /// errors before any work starts. Relative paths in it are relative to its directory.
     pub fn load(path: &Path) -> Result<ExperimentConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io { path: path.to_path_buf(), source })?;
+        let text = crate::files::read_regular_to_string(path).map_err(|source| ConfigError::Io { path: path.to_path_buf(), source })?;
         let base = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
         ExperimentConfig::from_toml(&text, path, &base)
     }
@@ -329,7 +329,7 @@ impl ExperimentConfig {
     /// each sets one key of the file before it is checked, so an override is validated exactly
     /// like the file (an unknown key or a bad value is an error naming the override).
     pub fn load_with(path: &Path, overrides: &[String]) -> Result<ExperimentConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io { path: path.to_path_buf(), source })?;
+        let text = crate::files::read_regular_to_string(path).map_err(|source| ConfigError::Io { path: path.to_path_buf(), source })?;
         let base = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
         let text = apply_overrides(&text, overrides).map_err(|message| ConfigError::Invalid { path: path.to_path_buf(), message })?;
         ExperimentConfig::from_toml(&text, path, &base)

@@ -134,7 +134,7 @@ pub fn write_derived(results: &ExperimentResults, dir: &Path) -> Result<(), Repo
 /// Reads `results.json` from a report directory.
 pub fn load(dir: &Path) -> Result<ExperimentResults, ReportError> {
     let path = dir.join("results.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| file_err(&path, e))?;
+    let text = crate::files::read_regular_to_string(&path).map_err(|e| file_err(&path, e))?;
     serde_json::from_str(&text).map_err(|e| file_err(&path, e))
 }
 

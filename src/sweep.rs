@@ -148,7 +148,7 @@ pub struct CellResults {
 impl SweepConfig {
     /// Reads and checks a sweep file (the cells' configs are checked by [`SweepConfig::cells`]).
     pub fn load(path: &Path) -> Result<SweepConfig, SweepError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SweepError::Io { path: path.to_path_buf(), source })?;
+        let text = crate::files::read_regular_to_string(path).map_err(|source| SweepError::Io { path: path.to_path_buf(), source })?;
         let mut sweep: SweepConfig = toml::from_str(&text).map_err(|e| SweepError::Invalid { path: path.to_path_buf(), message: e.to_string() })?;
         sweep.dir = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
         let bad = |message: String| SweepError::Invalid { path: path.to_path_buf(), message };

@@ -158,6 +158,14 @@ impl TrainedModel {
         })
     }
 
+    /// The model's learners with their names: the stylistic, lexical and single-view learners,
+    /// and the context stage's when the model has one.
+    pub fn learners(&self) -> impl Iterator<Item = (&'static str, &AdaBoostMh)> {
+        [("stylistic", Some(&self.stylistic)), ("lexical", Some(&self.lexical)), ("single-view", Some(&self.single_view)), ("context", self.context.as_ref())]
+            .into_iter()
+            .filter_map(|(name, m)| Some((name, m?)))
+    }
+
     /// Writes the model atomically (compact JSON).
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
         let json = serde_json::to_string(self).map_err(|e| ModelError::Parse { path: path.display().to_string(), message: e.to_string() })?;
@@ -182,20 +190,12 @@ impl TrainedModel {
         }
         let model: TrainedModel = serde_json::from_str(text).map_err(|e| ModelError::Parse { path: name.to_string(), message: e.to_string() })?;
         let k = model.scheme.len();
-        let learners = [
-            ("stylistic", Some(&model.stylistic)),
-            ("lexical", Some(&model.lexical)),
-            ("single-view", Some(&model.single_view)),
-            ("context", model.context.as_ref()),
-        ];
-        for (learner, m) in learners {
-            if let Some(m) = m {
-                // Internal consistency first, so applying the model can never index out of range.
-                m.validate().map_err(|e| ModelError::Incompatible { path: name.to_string(), problem: format!("the {learner} learner: {e}") })?;
-                if m.n_classes() != k {
-                    let problem = format!("the {learner} learner has {} classes, the scheme {} has {k}", m.n_classes(), model.scheme.name);
-                    return Err(ModelError::Incompatible { path: name.to_string(), problem });
-                }
+        for (learner, m) in model.learners() {
+            // Internal consistency first, so applying the model can never index out of range.
+            m.validate().map_err(|e| ModelError::Incompatible { path: name.to_string(), problem: format!("the {learner} learner: {e}") })?;
+            if m.n_classes() != k {
+                let problem = format!("the {learner} learner has {} classes, the scheme {} has {k}", m.n_classes(), model.scheme.name);
+                return Err(ModelError::Incompatible { path: name.to_string(), problem });
             }
         }
         crate::models::validate(&model, name)?;

@@ -17,7 +17,7 @@
 
 use std::collections::HashSet;
 
-use crate::views::{words, PageMetadata};
+use crate::views::{words, PageMetadata, MONTH_WORDS};
 
 /// Declared authors beyond this many are left out (a JSON-LD list of every contributor).
 const MAX_AUTHORS: usize = 8;
@@ -39,10 +39,8 @@ const DATELINE_WORDS: usize = 30;
 /// the article's title): the first that starts like a byline (`By …`, `Written by …`,
 /// `Author: …`) gives the reporter, the first short one with a date in it the date.
 pub fn fill(meta: &PageMetadata, texts: &[&str], title: Option<&str>, reporter: &mut Option<String>, date: &mut Option<String>) {
-    let near = || {
-        let at = title.and_then(|t| texts.iter().position(|b| *b == t)).unwrap_or(0);
-        texts[at.saturating_sub(NEAR_BEFORE)..texts.len().min(at + NEAR_AFTER)].iter()
-    };
+    let at = title.and_then(|t| texts.iter().position(|b| *b == t)).unwrap_or(0);
+    let near = || texts[at.saturating_sub(NEAR_BEFORE)..texts.len().min(at + NEAR_AFTER)].iter();
     *reporter = declared_reporter(meta)
         .or_else(|| reporter.as_deref().and_then(byline_name))
         .or_else(|| near().filter(|t| starts_like_byline(t)).find_map(|t| byline_name(t)));
@@ -66,7 +64,9 @@ const HEADLINE_MATCH: f64 = 0.5;
 pub fn title(meta: &PageMetadata, texts: &[&str], classified: Option<String>) -> Option<String> {
     let declared: Vec<HashSet<String>> = meta.titles.iter().map(|t| words(t).into_iter().collect()).filter(|w: &HashSet<String>| !w.is_empty()).collect();
     let mut best: Option<(f64, &str)> = None;
-    for text in texts.iter().filter(|t| !t.trim().is_empty() && t.split_whitespace().count() <= HEADLINE_WORDS) {
+    // Without a declared title no block can match one: the blocks are not looked at.
+    let candidates = texts.iter().filter(|_| !declared.is_empty());
+    for text in candidates.filter(|t| !t.trim().is_empty() && t.split_whitespace().count() <= HEADLINE_WORDS) {
         let block: HashSet<String> = words(text).into_iter().collect();
         let score = declared.iter().map(|d| word_f1(&block, d)).fold(0.0, f64::max);
         if score >= HEADLINE_MATCH && best.is_none_or(|(b, _)| score > b) {
@@ -76,7 +76,9 @@ pub fn title(meta: &PageMetadata, texts: &[&str], classified: Option<String>) ->
     best.map(|(_, t)| t.trim().to_string()).or_else(|| meta.titles.first().map(|t| t.trim().to_string())).or(classified)
 }
 
-/// F1 of two word sets (0 when either is empty).
+/// F1 of two word sets, `2·common / (|a| + |b|)` (0 when either is empty). Computed from the
+/// counts, not as `2rp / (r + p)` of a recall and a precision as the `metadata` group does:
+/// the two round differently, and ties between blocks must be broken the same way every time.
 fn word_f1(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
     let common = a.intersection(b).count() as f64;
     if common == 0.0 {
@@ -121,7 +123,7 @@ pub fn first_date(text: &str) -> Option<String> {
     let month = |t: &str| {
         let t = t.to_ascii_lowercase();
         let t = t.trim_end_matches('.');
-        MONTHS.iter().position(|m| t.len() >= 3 && t.starts_with(m) && month_word(t)).map(|i| i as u32 + 1)
+        is_month(t).then(|| MONTHS.iter().position(|m| t.starts_with(m))).flatten().map(|i| i as u32 + 1)
     };
     let day = |t: &str| {
         let d = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
@@ -150,9 +152,8 @@ pub fn first_date(text: &str) -> Option<String> {
 
 /// Whether a lower-cased word (its dot removed) is a month name or its abbreviation
 /// (`sept` too), not a word that merely starts like one (`marching`, `mayor`).
-fn month_word(t: &str) -> bool {
-    const FULL: [&str; 12] = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
-    t.len() == 3 || t == "sept" || FULL.contains(&t)
+fn is_month(t: &str) -> bool {
+    MONTH_WORDS.contains(&t)
 }
 
 /// `YYYY-MM-DD` or `YYYY-MM` at the first ISO-shaped date in the text.
@@ -221,7 +222,7 @@ pub fn byline_name(text: &str) -> Option<String> {
     let mut words = Vec::new();
     for w in rest[..cut].split_whitespace() {
         let bare = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-        if AFTER_NAME.contains(&bare.as_str()) || first_date(w).is_some() || month_word_prefix(&bare) && words.len() >= 2 || words.len() == 12 {
+        if AFTER_NAME.contains(&bare.as_str()) || first_date(w).is_some() || is_month(bare.trim_end_matches('.')) && words.len() >= 2 || words.len() == 12 {
             break;
         }
         words.push(w);
@@ -246,11 +247,6 @@ fn byline_lead(text: &str) -> Option<usize> {
 /// A byline lead followed by a capital letter (`By Jane`, not `by the river`).
 fn starts_like_byline(text: &str) -> bool {
     byline_lead(text).and_then(|at| text.get(at..)).is_some_and(|name| name.starts_with(char::is_uppercase))
-}
-
-/// Whether a word is a month name (a date after the name begins with it).
-fn month_word_prefix(w: &str) -> bool {
-    MONTHS.iter().any(|m| w.starts_with(m)) && month_word(w.trim_end_matches('.'))
 }
 
 #[cfg(test)]

@@ -359,26 +359,7 @@ pub fn write(sweep: &SweepConfig, cells: &[CellResults], dir: &Path) -> Result<(
         let _ = writeln!(md, "\n### Paired differences (percentage points)\n\n| budget | comparison | mean difference [95% interval] | W+ / W− (n) | p |\n|---|---|---:|---:|---:|");
         for p in &sp {
             for c in p.comparisons(rx.round, rx.resamples, seed) {
-                let d = &c.difference;
-                let _ = writeln!(
-                    md,
-                    "| {} | {} − {} | {:+.1} [{:+.1}, {:+.1}] | {} / {} ({}) | {} |",
-                    p.x,
-                    c.a,
-                    c.b,
-                    100.0 * d.mean,
-                    100.0 * d.low,
-                    100.0 * d.high,
-                    c.test.w_plus,
-                    c.test.w_minus,
-                    c.test.n,
-                    p_value(c.test.p)
-                );
-                let _ = writeln!(
-                    comp,
-                    "{s},{},{},{},{:.6},{:.6},{:.6},{},{},{},{:.6},{:?}",
-                    p.x, c.a, c.b, d.mean, d.low, d.high, c.test.w_plus, c.test.w_minus, c.test.n, c.test.p, c.test.method
-                );
+                write_comparison(&mut md, &mut comp, s, &p.x, &c, ErrorPoints);
             }
         }
         let _ = writeln!(
@@ -461,28 +442,48 @@ fn write_f1(md: &mut String, curve: &mut String, comp: &mut String, s: &str, sp:
     let _ = writeln!(md, "\n#### Paired differences in main-text F1 (positive: the first extracts better)\n\n| budget | comparison | mean difference [95% interval] | W+ / W− (n) | p |\n|---|---|---:|---:|---:|");
     for p in sp {
         for c in p.f1_comparisons(named, resamples, seed) {
-            let d = &c.difference;
-            let _ = writeln!(
-                md,
-                "| {} | {} − {} | {:+.3} [{:+.3}, {:+.3}] | {} / {} ({}) | {} |",
-                p.x,
-                c.a,
-                c.b,
-                d.mean,
-                d.low,
-                d.high,
-                c.test.w_plus,
-                c.test.w_minus,
-                c.test.n,
-                p_value(c.test.p)
-            );
-            let _ = writeln!(
-                comp,
-                "{s},{},{} (main-text F1),{} (main-text F1),{:.6},{:.6},{:.6},{},{},{},{:.6},{:?}",
-                p.x, c.a, c.b, d.mean, d.low, d.high, c.test.w_plus, c.test.w_minus, c.test.n, c.test.p, c.test.method
-            );
+            write_comparison(md, comp, s, &p.x, &c, MainTextF1);
         }
     }
+}
+
+/// How a paired comparison's differences are written: block error in percentage points, or
+/// main-text F1 as it is (its CSV rows name the measure with the suffix ` (main-text F1)`).
+#[derive(Clone, Copy)]
+enum Measure {
+    ErrorPoints,
+    MainTextF1,
+}
+use Measure::{ErrorPoints, MainTextF1};
+
+/// One paired comparison as a row of the Markdown table and of `comparisons.csv`.
+fn write_comparison(md: &mut String, comp: &mut String, s: &str, x: &str, c: &Comparison, measure: Measure) {
+    let (scale, decimals, suffix) = match measure {
+        ErrorPoints => (100.0, 1, ""),
+        MainTextF1 => (1.0, 3, " (main-text F1)"),
+    };
+    let (d, t) = (&c.difference, &c.test);
+    let _ = writeln!(
+        md,
+        "| {x} | {} − {} | {:+.*} [{:+.*}, {:+.*}] | {} / {} ({}) | {} |",
+        c.a,
+        c.b,
+        decimals,
+        scale * d.mean,
+        decimals,
+        scale * d.low,
+        decimals,
+        scale * d.high,
+        t.w_plus,
+        t.w_minus,
+        t.n,
+        p_value(t.p)
+    );
+    let _ = writeln!(
+        comp,
+        "{s},{x},{}{suffix},{}{suffix},{:.6},{:.6},{:.6},{},{},{},{:.6},{:?}",
+        c.a, c.b, d.mean, d.low, d.high, t.w_plus, t.w_minus, t.n, t.p, t.method
+    );
 }
 
 fn file_part(s: &str) -> String {

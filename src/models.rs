@@ -52,18 +52,10 @@ pub fn validate(model: &TrainedModel, name: &str) -> Result<(), ModelError> {
             return Err(problem(format!("its {} view has a feature group {g:?} this parcels does not know (known: {})", view.name(), known.join(", "))));
         }
     }
-    let learners = [
-        ("stylistic", Some(&model.stylistic)),
-        ("lexical", Some(&model.lexical)),
-        ("single-view", Some(&model.single_view)),
-        ("context", model.context.as_ref()),
-    ];
-    for (learner, m) in learners {
-        if let Some(m) = m {
-            if m.stumps().is_empty() {
-                let first = model.scheme.labels.first().map_or("", |l| l.name.as_str());
-                return Err(problem(format!("the {learner} learner has no stumps (it would label every block {first:?})")));
-            }
+    for (learner, m) in model.learners() {
+        if m.stumps().is_empty() {
+            let first = model.scheme.labels.first().map_or("", |l| l.name.as_str());
+            return Err(problem(format!("the {learner} learner has no stumps (it would label every block {first:?})")));
         }
     }
     let f = &model.features;

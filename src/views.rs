@@ -30,8 +30,8 @@ mod builtin;
 mod density;
 mod groups;
 mod metadata;
-pub(crate) use metadata::words;
 pub use metadata::PageMetadata;
+pub(crate) use metadata::{words, MONTH_WORDS};
 mod semantics;
 
 use serde::{Deserialize, Serialize};

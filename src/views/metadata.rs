@@ -264,7 +264,8 @@ fn date_token_forms(declared: &str) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
     (full, partial)
 }
 
-const MONTH_WORDS: &[&str] = &[
+/// English month names and their abbreviations, lower-cased (`sept` too).
+pub(crate) const MONTH_WORDS: &[&str] = &[
     "january",
     "february",
     "march",

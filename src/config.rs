@@ -53,7 +53,10 @@ pub struct CorpusConfig {
     pub labels: Vec<PathBuf>,
     /// Root of the corpora the label files name.
     pub corpora: PathBuf,
-    /// Label scheme of the label files (a built-in name or a scheme file).
+    /// Label scheme of the label files (a built-in name or a scheme file). A label file in
+    /// another built-in scheme is carried into this one through the built-in mapping between
+    /// them (`gold-text` → `l3s-gn1`), so one config can learn from corpora labelled in
+    /// different schemes; a file with no such mapping is an error naming it.
     pub scheme: String,
     /// Scheme the learners are trained in, when coarser than the files' (through the built-in
     /// mapping; e.g. `song-3level` for the paper's section 7.3); default: `scheme`.

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use crate::config::{ConfigError, ExperimentConfig, Split};
 use crate::corpus::scheme::SchemeError;
-use crate::corpus::{label_files, load_labelled, CorpusError, LabelScheme, Manifest, SchemeMapping};
+use crate::corpus::{label_files, load_labelled_into, CorpusError, LabelScheme, Manifest, SchemeMapping};
 use crate::cotrain::TwoViews;
 use crate::divide::Divider;
 use crate::lexical::{IdfError, IdfTable};
@@ -318,7 +318,7 @@ pub fn load_labelled_files(
     let per_page: Vec<Result<PageData, DataError>> = files
         .par_iter()
         .map(|f| {
-            let lp = load_labelled(f, &corpora, divider, scheme)?;
+            let lp = load_labelled_into(f, &corpora, divider, scheme)?;
             let v = builder.build(&lp.page, &lp.division).map_err(|source| DataError::View { path: f.clone(), source })?;
             let keep: Vec<usize> = (0..lp.gold.len()).filter(|&i| lp.gold[i].label.is_some()).collect();
             let targets = keep.iter().filter_map(|&i| lp.gold[i].label).collect();

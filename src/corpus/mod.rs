@@ -42,6 +42,8 @@ pub enum CorpusError {
     Scheme { path: PathBuf, found: String, expected: String },
     #[error("{path}: labels not in scheme {scheme}: {labels}")]
     UnknownLabels { path: PathBuf, scheme: String, labels: String },
+    #[error("{path}: labels in scheme {found}, and no built-in mapping from {found} to {expected}")]
+    NoMapping { path: PathBuf, found: String, expected: String },
 }
 
 /// A page with its blocks and their gold labels.
@@ -91,6 +93,27 @@ pub fn load_labelled(label_path: &Path, corpora: &Path, divider: &Divider, schem
     labels.verify(label_path, &page, &division)?;
     let gold = labels.block_labels(&division, scheme);
     Ok(LabelledPage { label_path: label_path.to_path_buf(), labels, page, division, gold })
+}
+
+/// Loads a label file as [`load_labelled`] does, but takes a file labelled in another scheme too:
+/// its block labels are carried into `scheme` through the built-in mapping between the two (for
+/// example `gold-text` → `l3s-gn1`), so one experiment can learn from corpora whose people
+/// labelled them in different schemes. A block whose label the mapping leaves out counts as
+/// unlabelled. The returned page's `labels` stay in the file's own scheme.
+pub fn load_labelled_into(label_path: &Path, corpora: &Path, divider: &Divider, scheme: &LabelScheme) -> Result<LabelledPage, CorpusError> {
+    let file_scheme = LabelFile::load(label_path)?.scheme;
+    if file_scheme == scheme.name {
+        return load_labelled(label_path, corpora, divider, scheme);
+    }
+    let no_mapping = || CorpusError::NoMapping { path: label_path.to_path_buf(), found: file_scheme.clone(), expected: scheme.name.clone() };
+    let from = LabelScheme::built_in(&file_scheme).ok_or_else(no_mapping)?;
+    let mapping = SchemeMapping::between(&from, scheme).ok_or_else(no_mapping)?;
+    let table: Vec<Option<usize>> = from.names().map(|l| mapping.apply(l).and_then(|t| scheme.index(t))).collect();
+    let mut lp = load_labelled(label_path, corpora, divider, &from)?;
+    for g in &mut lp.gold {
+        g.label = g.label.and_then(|c| table[c]);
+    }
+    Ok(lp)
 }
 
 /// The class distribution and quality figures of a labelled set (the paper's Table 2).
@@ -222,5 +245,47 @@ impl SetStats {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A gold-text label file on disk (`<tmp>/demo/p.html` and its label file), labelled
+    /// main text / title / other.
+    fn gold_text_page(tag: &str) -> (PathBuf, PathBuf) {
+        let root = std::env::temp_dir().join(format!("parcels-into-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("demo")).unwrap();
+        let html = "<h1>Title</h1><p>Body text here</p><p>Nav</p>";
+        std::fs::write(root.join("demo/p.html"), html).unwrap();
+        let page = Page::load(root.join("demo/p.html"), &LoadOptions::default()).unwrap();
+        let division = Divider::default().divide(&page);
+        let scheme = LabelScheme::built_in("gold-text").unwrap();
+        let mut f = LabelFile::new("demo", "p.html", &page, &division, &scheme);
+        f.set(0, 5, "title", "gold");
+        f.set(6, 20, "main-text", "gold");
+        f.set(21, 24, "other", "gold");
+        let label_path = root.join("p.json");
+        f.save(&label_path).unwrap();
+        (root, label_path)
+    }
+
+    #[test]
+    fn a_label_file_in_another_scheme_is_carried_through_the_built_in_mapping() {
+        let (root, label_path) = gold_text_page("map");
+        let l3s = LabelScheme::built_in("l3s-gn1").unwrap();
+        let divider = Divider::default();
+        // Loaded as itself, the scheme must match.
+        assert!(matches!(load_labelled(&label_path, &root, &divider, &l3s), Err(CorpusError::Scheme { .. })));
+        let lp = load_labelled_into(&label_path, &root, &divider, &l3s).unwrap();
+        let names: Vec<Option<&str>> = lp.gold.iter().map(|g| g.label.and_then(|c| l3s.names().nth(c))).collect();
+        assert_eq!(names, [Some("headline"), Some("full-text"), Some("not-content")]);
+        assert_eq!(lp.labels.scheme, "gold-text");
+        // No built-in mapping from gold-text to parcels-17: an error naming the file.
+        let p17 = LabelScheme::built_in("parcels-17").unwrap();
+        let err = load_labelled_into(&label_path, &root, &divider, &p17).err().unwrap().to_string();
+        assert!(err.contains("p.json") && err.contains("no built-in mapping from gold-text to parcels-17"), "{err}");
+        std::fs::remove_dir_all(root).ok();
     }
 }

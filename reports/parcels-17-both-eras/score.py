@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Block error and per-class F1 of 17-label runs on each era, and a page-by-page comparison.
+
+    python3 reports/parcels-17-both-eras/score.py SHEET.tsv NAME=CLASSIFIED.jsonl... [--baseline NAME]
+
+SHEET.tsv is `parcels corpus sheet LABEL_DIR` (the people's label of every block);
+CLASSIFIED.jsonl is `parcels classify` or `parcels cross-extract` output over some of the same
+pages (same divider, so block ids match; pages are matched by file stem, records of other pages
+are ignored). Blocks without a label are left out. Prints, per run, the block error, the number
+of pages, and F1 per class (classes with at least 10 labelled blocks marked); with --baseline,
+the per-page error difference against it over the pages both runs cover: mean, 95% bootstrap
+interval (10,000 resamples, seed 2026), pages better / worse, Wilcoxon signed-rank p.
+"""
+import argparse
+import collections
+import csv
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "all-eras"))
+from compare import bootstrap, wilcoxon  # noqa: E402
+
+csv.field_size_limit(10**9)
+
+
+def load_gold(path):
+    gold = collections.defaultdict(dict)
+    for r in csv.DictReader(open(path, encoding="utf-8"), delimiter="\t", quoting=csv.QUOTE_NONE):
+        if r["label"] and r["label"] != "-":
+            gold[r["page"]][int(r["block"])] = r["label"]
+    return gold
+
+
+def load_run(path, gold):
+    """{page: [(gold, predicted)]} for the pages of `gold`."""
+    out = {}
+    for line in open(path, encoding="utf-8").read().split("\n"):
+        if not line.strip():
+            continue
+        rec = json.loads(line)
+        page = rec.get("path", "").rsplit("/", 1)[-1].split(".")[0]
+        if page not in gold or "blocks" not in rec:
+            continue
+        out[page] = [(gold[page][b["id"]], b["label"]) for b in rec["blocks"] if b["id"] in gold[page]]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sheet")
+    ap.add_argument("runs", nargs="+", help="NAME=FILE.jsonl")
+    ap.add_argument("--baseline")
+    args = ap.parse_args()
+    gold = load_gold(args.sheet)
+    support = collections.Counter(label for page in gold.values() for label in page.values())
+    runs = {}
+    for spec in args.runs:
+        name, _, path = spec.partition("=")
+        runs[name] = load_run(path, gold)
+    classes = [c for c, _ in support.most_common()]
+    print("| run | pages | blocks | error | " + " | ".join(f"{c} ({support[c]})" for c in classes) + " |")
+    print("|---|---:|---:|---:|" + "---:|" * len(classes))
+    for name, pages in runs.items():
+        pairs = [p for v in pages.values() for p in v]
+        err = sum(g != p for g, p in pairs) / len(pairs)
+        f1s = []
+        for c in classes:
+            tp = sum(g == c and p == c for g, p in pairs)
+            fp = sum(g != c and p == c for g, p in pairs)
+            fn = sum(g == c and p != c for g, p in pairs)
+            f1s.append(2 * tp / (2 * tp + fp + fn) if tp else 0.0)
+        print(f"| {name} | {len(pages)} | {len(pairs)} | {100 * err:.1f}% | " + " | ".join(f"{f:.2f}" for f in f1s) + " |")
+    if args.baseline:
+        base = runs[args.baseline]
+        print(f"\nPer-page block error against `{args.baseline}` (negative: fewer errors):\n")
+        print("| run | pages | mean difference (points) | 95% bootstrap | pages better / worse | Wilcoxon p |\n|---|---:|---:|---|---|---:|")
+        for name, pages in runs.items():
+            if name == args.baseline:
+                continue
+            keys = sorted(set(pages) & set(base))
+            rate = lambda v: sum(g != p for g, p in v) / max(len(v), 1)  # noqa: E731
+            diffs = [100 * (rate(pages[k]) - rate(base[k])) for k in keys]
+            lo, hi = bootstrap(diffs)
+            print(f"| {name} | {len(keys)} | {sum(diffs) / len(diffs):+.2f} | {lo:+.2f} … {hi:+.2f} | "
+                  f"{sum(d < 0 for d in diffs)} / {sum(d > 0 for d in diffs)} | {wilcoxon(diffs):.2g} |")
+
+
+if __name__ == "__main__":
+    main()

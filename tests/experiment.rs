@@ -36,6 +36,26 @@ fn shipped_configs_load() {
             let c = ExperimentConfig::load(&root().join(format!("configs/{name}.toml"))).unwrap();
             assert_eq!(c.context.map(|x| (x.rounds, x.folds)), Some((200, 3)), "{name}");
         }
+        // Every config under configs/ (experiments, sweeps: every cell's config, divider inventories)
+        // loads and passes its checks.
+        let mut checked = 0;
+        for entry in std::fs::read_dir(root().join("configs")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|x| x != "toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            if text.lines().any(|l| l.starts_with("base = ")) {
+                let sweep = parcels::sweep::SweepConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+                assert!(!sweep.cells().unwrap_or_else(|e| panic!("{}: {e}", path.display())).is_empty());
+            } else if text.lines().any(|l| l.trim() == "[corpus]") {
+                ExperimentConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            } else {
+                parcels::divide::DividerConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            }
+            checked += 1;
+        }
+        assert!(checked >= 20, "{checked} configs");
     }
 }
 

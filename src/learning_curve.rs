@@ -101,8 +101,10 @@ fn unquote(v: &str) -> String {
 pub fn points(sweep: &SweepConfig, cells: &[CellResults]) -> Vec<Point> {
     let rx = &sweep.report;
     let named = rx.round;
-    let x_values: Vec<String> =
-        sweep.grid.iter().find(|a| a.key == rx.x).map(|a| a.values.iter().map(|v| unquote(&v.to_string())).collect()).unwrap_or_default();
+    // An x that is no axis of the grid (a sweep of replicates only) has one value for every
+    // cell, shown as `all` (the default x, the labelled budget, is then every page).
+    let x_axis = sweep.grid.iter().find(|a| a.key == rx.x);
+    let x_values: Vec<String> = x_axis.map_or_else(|| vec!["all".to_string()], |a| a.values.iter().map(|v| unquote(&v.to_string())).collect());
     let series_of = |c: &CellResults| -> String {
         let s: Vec<String> = c
             .cell
@@ -124,7 +126,7 @@ pub fn points(sweep: &SweepConfig, cells: &[CellResults]) -> Vec<Point> {
             series.push(s);
         }
     }
-    let x_of = |c: &CellResults| c.cell.value(&rx.x).map(unquote).unwrap_or_default();
+    let x_of = |c: &CellResults| if x_axis.is_some() { c.cell.value(&rx.x).map(unquote).unwrap_or_default() } else { "all".to_string() };
     let rep_of = |c: &CellResults| c.cell.value(&rx.replicate).map(unquote).unwrap_or_default();
     let mut out = Vec::new();
     for s in &series {
@@ -687,6 +689,23 @@ mod tests {
         let svg = std::fs::read_to_string(dir.join("learning-curve-selection_top-k.svg")).unwrap();
         assert!(svg.contains("95% bootstrap interval"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_sweep_of_replicates_only_pools_every_cell_into_one_point() {
+        // x (the labelled budget by default) is no axis: one point, `all`, with every unit.
+        let sweep: SweepConfig = toml::from_str(
+            "name = \"t\"\nbase = \"demo.toml\"\n[[grid]]\nkey = \"evaluation.draw_seed\"\nvalues = [1, 2]\n[report]\nreplicate = \"evaluation.draw_seed\"\n",
+        )
+        .unwrap();
+        let cells = vec![
+            cell("top-k", "all", "1", vec![fold(0, &[0.4, 0.3], 0.5, &[0.5, 0.45]), fold(1, &[0.6, 0.5], 0.6, &[0.6, 0.6])]),
+            cell("top-k", "all", "2", vec![fold(0, &[0.5, 0.4], 0.5, &[0.5, 0.5]), fold(1, &[0.3, 0.3], 0.4, &[0.4, 0.4])]),
+        ];
+        let pts = points(&sweep, &cells);
+        assert_eq!(pts.len(), 1);
+        assert_eq!((pts[0].x.as_str(), pts[0].units.len()), ("all", 4));
+        assert_eq!(pts[0].get(CO_LAST).unwrap(), [0.3, 0.5, 0.4, 0.3]);
     }
 
     #[test]

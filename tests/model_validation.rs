@@ -94,7 +94,8 @@ fn a_stump_column_out_of_range_is_refused() {
     let mut m = default_model();
     let test = &mut m["stylistic"]["stumps"][0]["test"];
     let column = if test["AtMost"].is_object() { &mut test["AtMost"]["column"] } else { &mut test["Present"]["column"] };
-    *column = json!(71);
+    // Beyond any learner's columns (numeric and token) in any model we ship.
+    *column = json!(100_000_000);
     assert_refused(&m, "the stylistic learner: inconsistent model: stump 0 tests");
 }
 
@@ -122,14 +123,19 @@ fn feature_names_that_differ_from_a_learners_columns_are_refused() {
     m["features"]["lexical"][2] = json!("zzz");
     assert_refused(&m, "the lexical learner's column 2 is \"vocabulary-ratio\", but `features.lexical` has \"zzz\" there");
     let mut m = default_model();
+    let n = m["features"]["lexical"].as_array().unwrap().len();
     m["features"]["lexical"].as_array_mut().unwrap().pop();
-    assert_refused(&m, "the lexical learner has 61 numeric columns, `features.lexical` 60");
+    assert_refused(&m, &format!("the lexical learner has {n} numeric columns, `features.lexical` {}", n - 1));
     let mut m = default_model();
+    let tokens = m["features"]["lexical_tokens"].as_u64().unwrap();
     m["features"]["lexical_tokens"] = json!(5);
-    assert_refused(&m, "the lexical learner has 24865 token columns, the model's feature lists say 5");
+    assert_refused(&m, &format!("the lexical learner has {tokens} token columns, the model's feature lists say 5"));
     let mut m = default_model();
-    m["single_view"]["schema"]["numeric_names"][71] = json!("zzz");
-    assert_refused(&m, "the single-view learner's column 71 is \"zzz\", but the stylistic then the lexical features has \"words\" there");
+    // The single-view learner's first lexical column: the stylistic features come first.
+    let k = m["features"]["stylistic"].as_array().unwrap().len();
+    let first_lexical = m["features"]["lexical"][0].as_str().unwrap().to_string();
+    m["single_view"]["schema"]["numeric_names"][k] = json!("zzz");
+    assert_refused(&m, &format!("the single-view learner's column {k} is \"zzz\", but the stylistic then the lexical features has \"{first_lexical}\" there"));
 }
 
 #[test]

@@ -39,9 +39,10 @@ fn a_batch_goes_on_past_a_bad_page_and_says_so() {
     assert_eq!(out.status.code(), Some(2));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 3, "the failed page has its error record");
     assert_eq!(lines[0]["blocks"].as_array().unwrap().len(), 4);
-    assert_eq!(lines[1]["encoding"], "windows-1252");
+    assert!(lines[1]["error"].as_str().unwrap().contains("page is empty"), "{}", lines[1]);
+    assert_eq!(lines[2]["encoding"], "windows-1252");
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains(&format!("{}: page is empty", empty.display())), "{stderr}");
     assert!(stderr.contains("1 of 3 pages failed"), "{stderr}");
@@ -244,6 +245,26 @@ fn text_formats_name_each_page_and_its_failures() {
     // One page: no header, as head(1) does.
     let out = parcels().args(["extract", "--format", "text"]).arg(fixture("linear.html")).output().unwrap();
     assert!(String::from_utf8(out.stdout).unwrap().starts_with("Village fair draws record crowd\n"));
+}
+
+#[test]
+fn divide_and_features_json_give_a_failed_page_its_error_record() {
+    // Before: the failure went to stderr only, so a consumer of the JSON Lines lost the page.
+    let missing = PathBuf::from("/nonexistent-parcels/page.html");
+    for args in [vec!["divide"], vec!["features", "--view", "lexical"], vec!["features", "--view", "stylistic"]] {
+        let out = parcels().args(&args).arg(fixture("linear.html")).arg(&missing).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let records: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(records.len(), 2, "{args:?}: {stdout}");
+        assert!(records[0]["blocks"].is_array(), "{args:?}");
+        assert_eq!(records[1]["path"], missing.display().to_string(), "{args:?}");
+        assert!(records[1]["error"].as_str().unwrap().contains("cannot read"), "{args:?}: {}", records[1]);
+    }
+    // TSV rows name their page themselves: the failure is on stderr only.
+    let out = parcels().args(["divide", "--format", "tsv"]).arg(fixture("linear.html")).arg(&missing).output().unwrap();
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("nonexistent"));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("nonexistent-parcels/page.html: cannot read"));
 }
 
 #[test]

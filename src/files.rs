@@ -27,7 +27,14 @@ pub struct ListError {
 /// files (named pipes, sockets) are listed too and refused when loaded, naming the file.
 /// An error is returned only when a directory met during the walk cannot be read.
 pub fn list_pages(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ListError> {
+    list_pages_noting_links(paths).map(|(pages, _)| pages)
+}
+
+/// [`list_pages`], also returning the symbolic links to directories the walk met and did not
+/// follow, so that a command can say it left them out rather than skip them silently.
+pub fn list_pages_noting_links(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<PathBuf>), ListError> {
     let mut out = Vec::new();
+    let mut links = Vec::new();
     for path in paths {
         let is_dir = std::fs::metadata(path).is_ok_and(|m| m.is_dir());
         if !is_dir {
@@ -44,8 +51,11 @@ pub fn list_pages(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ListError> {
                 // `DirEntry::file_type` does not follow symbolic links: a link to a directory
                 // is not walked into.
                 let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
+                let is_link = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
                 if is_dir {
                     dirs.push(p);
+                } else if is_link && std::fs::metadata(&p).is_ok_and(|m| m.is_dir()) {
+                    links.push(p);
                 } else if is_page_name(&p) {
                     found.push(p);
                 }
@@ -54,7 +64,8 @@ pub fn list_pages(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ListError> {
         found.sort();
         out.extend(found);
     }
-    Ok(out)
+    links.sort();
+    Ok((out, links))
 }
 
 fn is_page_name(path: &Path) -> bool {
@@ -153,7 +164,8 @@ mod tests {
         std::os::unix::fs::symlink(dir.join("self.html"), dir.join("self.html")).unwrap();
         let fifo = dir.join("pipe.html");
         let has_fifo = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
-        let pages = list_pages(std::slice::from_ref(&dir)).unwrap();
+        let (pages, links) = list_pages_noting_links(std::slice::from_ref(&dir)).unwrap();
+        assert_eq!(links, [dir.join("sub/loop")], "the directory link is noted, not walked");
         let names: Vec<String> = pages.iter().map(|p| p.strip_prefix(&dir).unwrap().display().to_string()).collect();
         let expected: &[&str] = if has_fifo { &["pipe.html", "self.html", "sub/a.html"] } else { &["self.html", "sub/a.html"] };
         assert_eq!(names, expected);

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use parcels::divide::{Divider, DividerConfig};
-use parcels::files::list_pages;
+use parcels::files::list_pages_noting_links;
 use parcels::output;
 use parcels::page::{LoadOptions, Page, PageError};
 
@@ -114,7 +114,11 @@ impl PageArgs {
             } else if parcels::warc::is_warc_path(p) && !p.is_dir() {
                 warcs.push(p.clone());
             } else {
-                pages.extend(list_pages(std::slice::from_ref(p))?);
+                let (found, links) = list_pages_noting_links(std::slice::from_ref(p))?;
+                for link in links {
+                    eprintln!("{}: a symbolic link to a directory, not followed", link.display());
+                }
+                pages.extend(found);
             }
         }
         if let Some(url) = &self.url {

@@ -60,7 +60,11 @@ fn non_html_and_fifo_inputs_are_per_page_errors() {
     if has_fifo {
         assert!(stderr.contains(&format!("{}: not a regular file (a named pipe)", fifo.display())), "{stderr}");
     }
-    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1, "linear.html is still divided");
+    // linear.html is still divided; the other inputs are error records.
+    let records: Vec<serde_json::Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), if has_fifo { 3 } else { 2 });
+    assert_eq!(records.iter().filter(|r| r["blocks"].is_array()).count(), 1, "linear.html is still divided");
+    assert!(records.iter().any(|r| r["path"] == toml.display().to_string() && r["error"].as_str().unwrap_or_default().contains("not HTML")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -50,8 +50,9 @@ pub fn list_pages_noting_links(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<P
                 let p = entry.path();
                 // `DirEntry::file_type` does not follow symbolic links: a link to a directory
                 // is not walked into.
-                let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
-                let is_link = entry.file_type().map(|t| t.is_symlink()).unwrap_or(false);
+                let kind = entry.file_type().ok();
+                let is_dir = kind.is_some_and(|t| t.is_dir());
+                let is_link = kind.is_some_and(|t| t.is_symlink());
                 if is_dir {
                     dirs.push(p);
                 } else if is_link && std::fs::metadata(&p).is_ok_and(|m| m.is_dir()) {

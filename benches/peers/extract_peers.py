@@ -201,15 +201,16 @@ def ensure_venv(venv):
     return python
 
 
-def reexec_in_venv(venv):
-    """Replaces this process with the same command run by the venv's python (once)."""
+def reexec_in_venv(venv, script=None):
+    """Replaces this process with the same command (`script`, default this file) run by the
+    venv's python (once)."""
     if Path(sys.prefix).resolve() == venv.resolve():
         return
     if os.environ.get(REEXEC_FLAG):
         sys.exit(f"extract_peers: re-executed, but sys.prefix {sys.prefix} is not {venv}")
     python = ensure_venv(venv)
     env = dict(os.environ, **{REEXEC_FLAG: "1"})
-    os.execve(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]], env)
+    os.execve(str(python), [str(python), str(Path(script or __file__).resolve()), *sys.argv[1:]], env)
 
 
 # --------------------------------------------------------------------------------------------

@@ -21,7 +21,6 @@ and the spread of the mean difference over the folds of the compared run (its re
 import argparse
 import json
 import math
-import os
 import random
 import statistics
 import sys
@@ -103,10 +102,7 @@ def main():
     parser.add_argument("--venv", type=Path, default=peers.DEFAULT_VENV)
     parser.add_argument("--corpora", type=Path, default=peers.DEFAULT_CORPORA)
     args = parser.parse_args()
-    venv = args.venv.resolve()
-    if Path(sys.prefix).resolve() != venv:
-        python = peers.ensure_venv(venv)
-        os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
+    peers.reexec_in_venv(args.venv, __file__)
     runs = []
     for spec in args.runs:
         name, sep, path = spec.partition("=")

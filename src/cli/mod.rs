@@ -164,6 +164,16 @@ pub enum Naming {
 }
 
 impl Naming {
+    /// The naming of a format whose pages are not text for reading: JSON Lines give a failed
+    /// page its `{"path", "error"}` record, tables (which name their pages) stay silent.
+    pub fn records(format: parcels::output::Format) -> Naming {
+        if format == parcels::output::Format::Json {
+            Naming::JsonRecords
+        } else {
+            Naming::Silent
+        }
+    }
+
     /// The naming of a text format for a batch: headers when it has more than one page or reads
     /// web archives (whose records share a path).
     pub fn text(batch: &Batch) -> Naming {

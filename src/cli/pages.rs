@@ -50,9 +50,7 @@ pub fn divide(args: &DivideArgs) -> anyhow::Result<ExitCode> {
     if args.html.is_some() && !batch.warcs.is_empty() {
         anyhow::bail!("parcels divide: --html is for page files, not web archives");
     }
-    // JSON Lines name a failed page with a `{"path", "error"}` record, as `extract` does; the
-    // TSV rows name their page themselves and failures go to stderr.
-    let naming = if args.format == Format::Json { super::Naming::JsonRecords } else { super::Naming::Silent };
+    let naming = super::Naming::records(args.format);
     super::print_sources(header, &batch, &opts, naming, |source, page| {
         let mut division = divider.divide(page);
         if let Some(base) = parcels::markdown::page_base(page, source.url) {
@@ -147,7 +145,7 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
     // Every page's TSV table comes with its header; only the first page printed keeps it
     // (deciding by position in the batch would lose the header whenever the first page failed).
     let repeated = (args.format == Format::Tsv).then_some(TSV_PATH_HEADER);
-    let naming = if args.format == Format::Json { super::Naming::JsonRecords } else { super::Naming::Silent };
+    let naming = super::Naming::records(args.format);
     let url = batch.url.as_deref();
     super::print_batch_dedup(pages, naming, repeated, |i, path| {
         let page = batch.load(path, &opts)?;

@@ -79,7 +79,11 @@ pub fn label_files(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
 
 /// Loads a label file, its page from `corpora`, divides the page and labels the blocks.
 pub fn load_labelled(label_path: &Path, corpora: &Path, divider: &Divider, scheme: &LabelScheme) -> Result<LabelledPage, CorpusError> {
-    let labels = LabelFile::load(label_path)?;
+    labelled_page(label_path, LabelFile::load(label_path)?, corpora, divider, scheme)
+}
+
+/// [`load_labelled`] on a label file already read from `label_path`.
+fn labelled_page(label_path: &Path, labels: LabelFile, corpora: &Path, divider: &Divider, scheme: &LabelScheme) -> Result<LabelledPage, CorpusError> {
     if labels.scheme != scheme.name {
         return Err(CorpusError::Scheme { path: label_path.to_path_buf(), found: labels.scheme.clone(), expected: scheme.name.clone() });
     }
@@ -101,15 +105,15 @@ pub fn load_labelled(label_path: &Path, corpora: &Path, divider: &Divider, schem
 /// labelled them in different schemes. A block whose label the mapping leaves out counts as
 /// unlabelled. The returned page's `labels` stay in the file's own scheme.
 pub fn load_labelled_into(label_path: &Path, corpora: &Path, divider: &Divider, scheme: &LabelScheme) -> Result<LabelledPage, CorpusError> {
-    let file_scheme = LabelFile::load(label_path)?.scheme;
-    if file_scheme == scheme.name {
-        return load_labelled(label_path, corpora, divider, scheme);
+    let labels = LabelFile::load(label_path)?;
+    if labels.scheme == scheme.name {
+        return labelled_page(label_path, labels, corpora, divider, scheme);
     }
-    let no_mapping = || CorpusError::NoMapping { path: label_path.to_path_buf(), found: file_scheme.clone(), expected: scheme.name.clone() };
-    let from = LabelScheme::built_in(&file_scheme).ok_or_else(no_mapping)?;
+    let no_mapping = || CorpusError::NoMapping { path: label_path.to_path_buf(), found: labels.scheme.clone(), expected: scheme.name.clone() };
+    let from = LabelScheme::built_in(&labels.scheme).ok_or_else(no_mapping)?;
     let mapping = SchemeMapping::between(&from, scheme).ok_or_else(no_mapping)?;
     let table: Vec<Option<usize>> = from.names().map(|l| mapping.apply(l).and_then(|t| scheme.index(t))).collect();
-    let mut lp = load_labelled(label_path, corpora, divider, &from)?;
+    let mut lp = labelled_page(label_path, labels, corpora, divider, &from)?;
     for g in &mut lp.gold {
         g.label = g.label.and_then(|c| table[c]);
     }

@@ -18,6 +18,10 @@ pub(super) struct NumericColumn {
     /// `order[bin_ends[b-1]..bin_ends[b]]` and the missing blocks follow `bin_ends[last]`.
     pub(super) order: Vec<u32>,
     pub(super) bin_ends: Vec<usize>,
+    /// The part with the most blocks: a bin, or `n_bins()` for the missing blocks (the lowest
+    /// on ties). The screening stage derives its weights from the totals instead of summing
+    /// them.
+    pub(super) largest: usize,
 }
 
 /// Midpoint of two consecutive distinct values `a < b` that still separates them in floating
@@ -92,7 +96,8 @@ impl NumericColumn {
             order[*at] = u32::try_from(i).unwrap_or(u32::MAX);
             *at += 1;
         }
-        Self { codes, thresholds, order, bin_ends }
+        let largest = (0..=n_bins).max_by(|&a, &b| counts[a].cmp(&counts[b]).then(b.cmp(&a))).unwrap_or(0);
+        Self { codes, thresholds, order, bin_ends, largest }
     }
 
     pub(super) fn n_bins(&self) -> usize {
@@ -151,5 +156,9 @@ mod tests {
         let c = NumericColumn::new(v.view(), None);
         assert_eq!(c.codes, vec![1, MISSING, 0, 0, 2, 1]);
         assert_eq!(c.thresholds, vec![1.5, 5.0, 7.0]);
+        // Bin 0 (-0.0 and 0.0) and bin 1 (3.0) have two blocks each: the lower bin is largest.
+        assert_eq!(c.largest, 0);
+        let mostly_missing = NumericColumn::new(ndarray::array![f64::NAN, 1.0, f64::NAN, 2.0, f64::NAN].view(), None);
+        assert_eq!(mostly_missing.largest, mostly_missing.n_bins());
     }
 }

@@ -366,27 +366,53 @@ impl FeatureSearch<'_> {
     }
 
     /// Screening of every cut of a numeric column; keeps the cuts that may be its minimum.
+    ///
+    /// The part of the column with the most blocks ([`NumericColumn::largest`]: a bin, or the
+    /// missing blocks) is never summed: most stylistic columns are one value on most blocks
+    /// (no table, no layer, the page's normal font), so a column costs its other blocks only.
+    /// When it is a bin, the cuts below it are read from the blocks below it (walking up) and
+    /// the cuts above it from the blocks above it (walking down, Z being symmetric in the two
+    /// sides); when it is the missing part, its weights are the round's totals minus the bins.
+    /// Either way the other side of a cut is a difference from a total of the same f32
+    /// weights, whose rounding the screening margin covers. The exact stage sums directly.
     #[inline(always)]
     fn numeric_screen<const C: usize>(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
-        if C == 0 {
-            return self.numeric_screen_general(col, feature, scratch);
+        let n_bins = col.n_bins();
+        if n_bins == 0 {
+            return Vec::new();
         }
+        let mut narrow = std::mem::take(&mut scratch.narrow);
+        if C == 0 || col.largest >= n_bins {
+            self.screen_from_parts::<C>(col, &mut narrow, scratch);
+        } else {
+            self.screen_around_largest_bin::<C>(col, &mut narrow, scratch);
+        }
+        let lowest = narrow.iter().copied().fold(f32::INFINITY, f32::min);
+        let bound = screen_bound(2.0 * f64::from(lowest));
+        let kept = narrow.iter().enumerate().map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) }).filter(|c| survives(c.s, bound)).collect();
+        scratch.narrow = narrow;
+        kept
+    }
+
+    /// Screened Z/2 of every cut (into `narrow`) when the largest part is a bin, with C > 0:
+    /// two passes with the running side's per-class sums in registers.
+    #[inline(always)]
+    fn screen_around_largest_bin<const C: usize>(&self, col: &NumericColumn, narrow: &mut Vec<f32>, scratch: &mut Scratch) {
         let d = self.d;
         let s = d.stride;
-        let Some(&last_end) = col.bin_ends.last() else {
-            return Vec::new();
-        };
-        // Missing part first: the non-missing totals are the round's totals minus it (an f64
-        // difference, whose rounding the screening margin covers).
+        let n_bins = col.n_bins();
+        let skip = col.largest;
+        let last_end = col.bin_ends[n_bins - 1];
         let buf = &mut scratch.wide;
         buf.resize(4 * s, 0.0);
         let (missing, rest) = buf.split_at_mut(2 * s);
-        let (tot, left_pos) = rest.split_at_mut(s);
+        let (tot, side_pos) = rest.split_at_mut(s);
         {
             let (mpos, mneg) = missing.split_at_mut(s);
             self.accumulate::<C, f32>(&col.order[last_end..], &d.neg32, mpos, mneg);
         }
         let z_missing = part_z_screen(&missing[..s], &missing[s..]);
+        // Non-missing totals: the round's totals minus the missing part.
         let mut tot_neg = [[0.0f64; LANES]; C];
         for (l, t) in tot.iter_mut().enumerate() {
             *t = self.tot_pos32[l] - missing[l];
@@ -396,58 +422,91 @@ impl FeatureSearch<'_> {
                 chunk[j] = self.tot_neg32[c * LANES + j] - missing[s + c * LANES + j];
             }
         }
-        // One pass over the blocks in sorted order, the left part's W₋ in registers; each
-        // bin's end is a cut.
-        left_pos.fill(0.0);
-        let mut left_neg = [[0.0f64; LANES]; C];
-        let narrow = &mut scratch.narrow;
-        narrow.clear();
-        let mut lowest = f32::INFINITY;
-        let mut start = 0;
-        for &end in &col.bin_ends {
-            for &r in &col.order[start..end] {
+        // Adds blocks to a side: W₊ in `side_pos`, W₋ in registers.
+        let add_rows = |rows: &[u32], side_pos: &mut [f64], side_neg: &mut [[f64; LANES]; C]| {
+            for &r in rows {
                 let i = r as usize;
                 let (w, y) = d.pos32[i];
-                left_pos[y as usize] += f64::from(w);
+                side_pos[y as usize] += f64::from(w);
                 let row = &d.neg32[i * s..i * s + C * LANES];
-                for (a, x) in left_neg.iter_mut().zip(row.chunks_exact(LANES)) {
+                for (a, x) in side_neg.iter_mut().zip(row.chunks_exact(LANES)) {
                     for j in 0..LANES {
                         a[j] += f64::from(x[j]);
                     }
                 }
             }
+        };
+        narrow.clear();
+        narrow.resize(n_bins, 0.0);
+        // Walking up: the cuts after bins below the largest, from their left sides.
+        side_pos.fill(0.0);
+        let mut side_neg = [[0.0f64; LANES]; C];
+        let mut start = 0;
+        for (b, &end) in col.bin_ends[..skip].iter().enumerate() {
+            add_rows(&col.order[start..end], side_pos, &mut side_neg);
             start = end;
-            let z = screen_cut::<C>(left_pos, &left_neg, tot, &tot_neg) + z_missing;
-            lowest = lowest.min(z);
-            narrow.push(z);
+            narrow[b] = screen_cut::<C>(side_pos, &side_neg, tot, &tot_neg) + z_missing;
         }
-        let bound = screen_bound(2.0 * f64::from(lowest));
-        narrow.iter().enumerate().map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) }).filter(|c| survives(c.s, bound)).collect()
+        // Walking down: the cuts after the largest bin and above, from their right sides.
+        side_pos.fill(0.0);
+        let mut side_neg = [[0.0f64; LANES]; C];
+        narrow[n_bins - 1] = screen_cut::<C>(side_pos, &side_neg, tot, &tot_neg) + z_missing;
+        for b in (skip..n_bins - 1).rev() {
+            add_rows(&col.order[col.bin_ends[b]..col.bin_ends[b + 1]], side_pos, &mut side_neg);
+            narrow[b] = screen_cut::<C>(side_pos, &side_neg, tot, &tot_neg) + z_missing;
+        }
     }
 
-    /// [`numeric_screen`](Self::numeric_screen) for any number of classes, through prefix rows.
-    fn numeric_screen_general(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
+    /// Screened Z/2 of every cut (into `narrow`) from per-part sums: every bin and the missing
+    /// part summed, except the largest part, which is the totals minus the others.
+    fn screen_from_parts<const C: usize>(&self, col: &NumericColumn, narrow: &mut Vec<f32>, scratch: &mut Scratch) {
         let (s, width) = (self.d.stride, 2 * self.d.stride);
         let n_bins = col.n_bins();
-        if n_bins == 0 {
-            return Vec::new();
+        let parts = &mut scratch.wide;
+        // Rows 0..n_bins: the bins; row n_bins: the missing blocks; then the running left part
+        // and the non-missing totals.
+        parts.resize((n_bins + 3) * width, 0.0);
+        let (parts, rest) = parts.split_at_mut((n_bins + 1) * width);
+        let skip = col.largest;
+        let mut start = 0;
+        for b in 0..=n_bins {
+            let end = col.bin_ends.get(b).copied().unwrap_or(col.order.len());
+            let (pos, neg) = parts[b * width..(b + 1) * width].split_at_mut(s);
+            if b == skip {
+                pos.fill(0.0);
+                neg.fill(0.0);
+            } else {
+                self.accumulate::<C, f32>(&col.order[start..end], &self.d.neg32, pos, neg);
+            }
+            start = end;
         }
-        let mut narrow = std::mem::take(&mut scratch.narrow);
-        let (prefix, missing) = self.numeric_prefix::<0, f32>(col, &self.d.neg32, scratch);
+        // The largest part: the round's totals minus every other part.
+        let (left, tot) = rest.split_at_mut(width);
+        tot[..s].copy_from_slice(self.tot_pos32);
+        tot[s..].copy_from_slice(self.tot_neg32);
+        for (b, row) in parts.chunks_exact(width).enumerate() {
+            if b != skip {
+                for (t, x) in tot.iter_mut().zip(row) {
+                    *t -= x;
+                }
+            }
+        }
+        // Rounding can leave a class that has no weight in the largest part a hair below 0.
+        for (p, &t) in parts[skip * width..(skip + 1) * width].iter_mut().zip(tot.iter()) {
+            *p = t.max(0.0);
+        }
+        let missing = &parts[n_bins * width..];
         let z_missing = part_z_screen(&missing[..s], &missing[s..]);
-        let total = &prefix[(n_bins - 1) * width..];
-        let (tot_pos, tot_neg) = total.split_at(s);
-        narrow.clear();
-        let mut lowest = f32::INFINITY;
-        for row in prefix.chunks_exact(width) {
-            let z = split_z_screen(&row[..s], &row[s..], tot_pos, tot_neg) + z_missing;
-            lowest = lowest.min(z);
-            narrow.push(z);
+        // Non-missing totals, then the left part of each cut in turn.
+        for (t, (&a, m)) in tot.iter_mut().zip(self.tot_pos32.iter().chain(self.tot_neg32.iter()).zip(missing)) {
+            *t = a - m;
         }
-        let bound = screen_bound(2.0 * f64::from(lowest));
-        let kept = narrow.iter().enumerate().map(|(bin, &z)| Screened { feature, bin, s: 2.0 * f64::from(z) }).filter(|c| survives(c.s, bound)).collect();
-        scratch.narrow = narrow;
-        kept
+        left.fill(0.0);
+        narrow.clear();
+        for row in parts[..n_bins * width].chunks_exact(width) {
+            add_assign(left, row);
+            narrow.push(split_z_screen(&left[..s], &left[s..], &tot[..s], &tot[s..]) + z_missing);
+        }
     }
 
     /// f64 Z of the listed cuts of a numeric column; the lowest (lowest bin on ties).

@@ -284,6 +284,48 @@ fn agrees_with_reference(k: usize) {
     }
 }
 
+/// Columns where one value, or missing, covers most blocks: the screening stage derives that
+/// part from the totals instead of summing it (`NumericColumn::largest`).
+fn mostly_one_value_data(seed: u64, m: usize, k: usize) -> (FeatureMatrix, Vec<usize>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut numeric = Array2::zeros((m, 4));
+    for i in 0..m {
+        numeric[(i, 0)] = if rng.gen_bool(0.9) { 0.0 } else { f64::from(rng.gen_range(1..5)) };
+        numeric[(i, 1)] = if rng.gen_bool(0.8) { f64::NAN } else { rng.gen_range(-1.0..1.0) };
+        numeric[(i, 2)] = if rng.gen_bool(0.7) { 3.0 } else { f64::from(rng.gen_range(0..6)) };
+        numeric[(i, 3)] = rng.gen_range(-1.0..1.0);
+    }
+    let labels = (0..m)
+        .map(|i| {
+            let signal = usize::from(numeric[(i, 0)] > 0.0) + 2 * usize::from(numeric[(i, 1)] > 0.0) + usize::from(numeric[(i, 2)] < 3.0);
+            if rng.gen_bool(0.75) {
+                signal % k
+            } else {
+                rng.gen_range(0..k)
+            }
+        })
+        .collect();
+    (matrix(numeric, vec![Vec::new(); m], 0), labels)
+}
+
+#[test]
+fn columns_of_mostly_one_value_or_missing_give_the_reference_stumps() {
+    for (seed, k) in [(7, 3), (8, 5), (9, 17)] {
+        let (x, mut y) = mostly_one_value_data(seed, 200, k);
+        y[0] = k - 1;
+        let rounds = 12;
+        let reference = reference_boost(&x, &y, k, rounds);
+        let model = exact(rounds).train(&x, &y).expect("trains");
+        assert_eq!(model.stumps().len(), reference.tests.len(), "seed {seed}");
+        for (t, s) in model.stumps().iter().enumerate() {
+            assert_eq!(s.test, reference.tests[t], "seed {seed}, round {t}");
+            for (mine, theirs) in s.outputs.iter().flatten().zip(reference.outputs[t].iter().flatten()) {
+                assert!((mine - theirs).abs() < 1e-9, "seed {seed} round {t}: {mine} vs {theirs}");
+            }
+        }
+    }
+}
+
 #[test]
 fn tokens_with_the_same_blocks_are_searched_once_and_the_lowest_wins() {
     let (x, y) = random_data(5, 60, 3);

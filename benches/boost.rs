@@ -1,5 +1,5 @@
 //! Benchmark of the boosted-stump learner (issue 5): fit and predict times, peak memory, and
-//! the same data through a SAMME baseline over linfa-trees stumps.
+//! the same data through the SAMME baseline (discrete AdaBoost over Gini stumps).
 //!
 //! Data (fixed seed): 2,000 training and 1,000 test blocks, 100 numeric features and 3,000
 //! sparse token features (≈2% non-zero), 17 classes; each class raises a few numeric features
@@ -201,7 +201,7 @@ fn main() {
         let samme_predict = start.elapsed().as_secs_f64();
         let samme_acc = accuracy(&samme_pred, &test.y);
         let samme_train = accuracy(&samme.predict(dense_train.view()), &train.y);
-        let name = format!("SAMME linfa-trees, {} stumps (1 run)", samme.n_stumps());
+        let name = format!("SAMME Gini stumps, {} stumps (1 run)", samme.n_stumps());
         row(&name, &samme_fit, samme_predict, peak_mib(), samme_train, samme_acc);
         json.push_str(&format!(
             ", \"samme_stumps\": {}, \"samme_fit\": {}, \"samme_predict\": {samme_predict}, \

@@ -27,9 +27,10 @@
 //! pages or sites is an error before any page is read, and a fold without held-out blocks is an
 //! error, never a 0 in a mean); the same config and seed give the same
 //! numbers bit for bit (seeded shuffles, deterministic learners, folds computed in parallel but
-//! collected in order), with one exception outside our code: the SAMME baseline's trees come
-//! from linfa-trees 0.8, which breaks modal-class ties in `HashMap` order (seeded per process),
-//! so its error can move by a block or two between runs.
+//! collected in order), with one exception outside our code: the `boilerpipe` seed baselines'
+//! trees come from linfa-trees 0.8, which breaks modal-class ties in `HashMap` order (seeded per
+//! process), so their error can move by a block or two between runs. (SAMME's stumps are our
+//! own for that reason: `boost::baselines`.)
 
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -92,3 +92,33 @@ fn linfa_trees_baselines_learn_the_blocks() {
     let acc = pred.iter().zip(&y).filter(|(p, t)| p == t).count() as f64 / y.len() as f64;
     assert!(acc > 0.9, "SAMME accuracy {acc}");
 }
+
+/// SAMME's own Gini stumps are CART stumps: on data without ties they split where a
+/// linfa-trees tree of depth 1 splits, so both label every block alike.
+#[test]
+fn gini_stumps_agree_with_linfa_trees_depth_one_trees() {
+    use parcels::boost::baselines::{fit_decision_tree, sort_columns, GiniStump};
+    use rand::{Rng, SeedableRng};
+    for seed in 0..5u64 {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let x = Array2::from_shape_fn((150, 4), |_| rng.gen_range(-1.0..1.0));
+        let y: Array1<usize> = x
+            .rows()
+            .into_iter()
+            .map(|r| {
+                if r[1] > 0.3 {
+                    2
+                } else if r[2] + 0.3 * r[0] > 0.0 {
+                    1
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let tree = fit_decision_tree(x.view(), y.view(), Some(1)).expect("fits");
+        let theirs: Array1<usize> = tree.predict(&x);
+        let stump = GiniStump::fit(x.view(), &sort_columns(x.view()), y.as_slice().expect("contiguous"), &[1.0; 150], 3);
+        let ours: Array1<usize> = x.rows().into_iter().map(|r| stump.predict_one(r)).collect();
+        assert_eq!(ours, theirs, "seed {seed}: {stump:?}");
+    }
+}

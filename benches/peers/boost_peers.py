@@ -6,7 +6,7 @@ One command runs everything on identical data:
     python3 benches/peers/boost_peers.py [--reps N] [--samme-stumps N] [--report PATH]
 
 1. `cargo bench --bench boost` fits parcels' AdaBoost.MH (and the SAMME baseline over
-   linfa-trees stumps), writes the data to target/bench-data/boost_{train,test}.svm (SVMlight)
+   Gini stumps), writes the data to target/bench-data/boost_{train,test}.svm (SVMlight)
    and its timings to target/bench-data/boost_rust.json.
 2. A virtual environment under target/bench-venv gets scikit-learn and LightGBM (pip), and this
    script times, on the same SVMlight files:
@@ -129,7 +129,7 @@ def table(rust, py, reps):
          rust["mh_test_acc"]),
     ]
     if "samme_fit" in rust:
-        rows.append((f"SAMME over linfa-trees stumps ({rust['samme_stumps']} stumps, 1 run)",
+        rows.append((f"parcels SAMME over Gini stumps ({rust['samme_stumps']} stumps, 1 run)",
                      rust["samme_fit"], rust["samme_fit"], float("nan"), rust["samme_predict"],
                      rust["samme_peak_mib"], rust["samme_train_acc"], rust["samme_test_acc"]))
     for key, name in (("sklearn", f"scikit-learn {py['sklearn_version']} AdaBoost SAMME, 200 "
@@ -172,7 +172,7 @@ def main():
         load = Path("/proc/loadavg").read_text().split()[:3]
         stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         meta = (f"Measured {stamp}, commit `{commit}`, {args.reps} repetitions (SAMME over "
-                f"linfa-trees: 1 run), load average {' '.join(load)} on a "
+                f"Gini stumps: 1 run), load average {' '.join(load)} on a "
                 f"{os.cpu_count()}-core machine.")
         args.report.parent.mkdir(parents=True, exist_ok=True)
         args.report.write_text(text + "\n\n" + meta + "\n")

@@ -1,7 +1,7 @@
 //! Baselines: the learners an experiment measures beside the co-trained ones, on the same folds
 //! and the same held-out blocks (paper section 7: the majority class and the single-view
-//! learner; self-training, to tell co-training's gain from plain self-labelling; SAMME from
-//! linfa-ensemble, a boosted learner from outside parcels).
+//! learner; self-training, to tell co-training's gain from plain self-labelling; SAMME, a
+//! boosting algorithm other than ours: discrete multi-class AdaBoost over Gini stumps).
 //!
 //! A baseline is one type implementing [`Baseline`] in its own file and one line in
 //! [`BUILT_IN`]; a config picks baselines by name (`evaluation.baselines`), and reports show

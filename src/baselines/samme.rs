@@ -1,9 +1,8 @@
-//! SAMME (Zhu et al. 2009) over decision stumps from linfa-ensemble / linfa-trees: a boosted
-//! learner from outside parcels on the single-view features, made dense (every numeric column,
-//! NaN as −1, and the [`SAMME_TOKENS`] stems present in most training blocks as 0/1).
-//!
-//! Not bit-reproducible: linfa-trees 0.8 breaks modal-class ties in `HashMap` order (seeded per
-//! process), so its error can move by a block or two between runs.
+//! SAMME (Zhu et al. 2009) over Gini decision stumps ([`crate::boost::baselines::SammeStumps`]):
+//! a boosting algorithm other than ours (discrete multi-class AdaBoost, scikit-learn's
+//! `AdaBoostClassifier(algorithm="SAMME")` over depth-1 trees) on the single-view features, made
+//! dense (every numeric column, NaN as −1, and the [`SAMME_TOKENS`] stems present in most
+//! training blocks as 0/1). Reproducible: the same folds give the same model on every run.
 
 use super::{Baseline, Fold};
 use crate::matrix::FeatureMatrix;

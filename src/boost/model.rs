@@ -1,7 +1,7 @@
 //! A trained boosted-stump model and its predictions: per-class scores, labels, calibrated
 //! probabilities and confidences, round-by-round (staged) scores, JSON persistence.
 
-use super::stump::{Stump, StumpTest};
+use super::stump::{Stump, StumpTest, TokenRows};
 use super::{AdaBoostMhParams, AdaBoostMhValidParams, BoostError};
 use crate::matrix::{FeatureMatrix, FeatureSchema};
 use ndarray::{Array1, Array2, ArrayView1};
@@ -147,8 +147,9 @@ impl AdaBoostMh {
 
     pub(crate) fn scores_unchecked(&self, x: &FeatureMatrix) -> Array2<f64> {
         let mut scores = Array2::zeros((x.n_rows(), self.n_classes));
+        let present = TokenRows::new(&self.stumps, x);
         for stump in &self.stumps {
-            stump.add_to(x, &mut scores);
+            stump.add_to(x, &present, &mut scores);
         }
         scores
     }
@@ -175,7 +176,7 @@ impl AdaBoostMh {
     /// (scikit-learn's `staged_decision_function`).
     pub fn staged_decision_function<'a>(&'a self, x: &'a FeatureMatrix) -> Result<StagedScores<'a>, BoostError> {
         self.check_schema(x)?;
-        Ok(StagedScores { model: self, x, next: 0, scores: Array2::zeros((x.n_rows(), self.n_classes)) })
+        Ok(StagedScores { model: self, x, present: TokenRows::new(&self.stumps, x), next: 0, scores: Array2::zeros((x.n_rows(), self.n_classes)) })
     }
 
     /// Predicted classes after each round.
@@ -270,6 +271,7 @@ impl AdaBoostMh {
 pub struct StagedScores<'a> {
     model: &'a AdaBoostMh,
     x: &'a FeatureMatrix,
+    present: TokenRows,
     next: usize,
     scores: Array2<f64>,
 }
@@ -279,7 +281,7 @@ impl Iterator for StagedScores<'_> {
 
     fn next(&mut self) -> Option<Array2<f64>> {
         let stump = self.model.stumps.get(self.next)?;
-        stump.add_to(self.x, &mut self.scores);
+        stump.add_to(self.x, &self.present, &mut self.scores);
         self.next += 1;
         Some(self.scores.clone())
     }

@@ -414,7 +414,7 @@ fn last_staged_output_equals_the_decision_function() {
     assert_eq!(labels.last(), Some(&model.predict_classes(&x).expect("schema")));
     // The first stage is the first stump alone.
     let mut first = Array2::zeros((60, 3));
-    model.stumps()[0].add_to(&x, &mut first);
+    model.stumps()[0].add_to(&x, &super::stump::TokenRows::new(model.stumps(), &x), &mut first);
     assert_eq!(staged[0], first);
 }
 
@@ -471,4 +471,22 @@ fn bad_training_data_is_an_error_not_a_panic() {
     let model = p.train(&x, &[0, 1]).expect("trains");
     let other = FeatureMatrix::from_dense(array![[1., 2.]]);
     assert!(matches!(model.decision_function(&other), Err(BoostError::SchemaMismatch { .. })));
+}
+
+#[test]
+fn scores_are_the_stumps_outputs_summed_block_by_block_bit_for_bit() {
+    let (x, y) = random_data(29, 80, 3);
+    let model = exact(25).train(&x, &y).expect("trains");
+    assert!(model.stumps().iter().any(|s| matches!(s.test, super::stump::StumpTest::Present { .. })), "a token stump is tested");
+    let scores = model.decision_function(&x).expect("schema");
+    for row in 0..x.n_rows() {
+        let mut expected = vec![0.0; 3];
+        for stump in model.stumps() {
+            for (e, o) in expected.iter_mut().zip(stump.output(&x, row)) {
+                *e += o;
+            }
+        }
+        let got: Vec<f64> = scores.row(row).to_vec();
+        assert_eq!(got, expected, "block {row}");
+    }
 }

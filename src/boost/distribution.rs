@@ -18,6 +18,10 @@ pub(crate) struct Distribution {
     pub(super) neg32: Vec<f32>,
     /// Per block (W₊ as f32, class): what the screening stage reads for W₊ with one load.
     pub(super) pos32: Vec<(f32, u32)>,
+    /// Per-class W₊ and W₋ over all blocks (padded to the stride), from the f64 weights and
+    /// from the f32 copy; kept up to date by [`Distribution::reweight`], which sums them in the
+    /// same pass that normalises the weights.
+    totals: [Vec<f64>; 4],
 }
 
 impl Distribution {
@@ -29,33 +33,51 @@ impl Distribution {
             neg[i * stride..i * stride + k].iter_mut().for_each(|x| *x = w);
             neg[i * stride + y] = 0.0;
         }
-        Self { k, stride, labels: labels.to_vec(), pos: block_weights.to_vec(), neg32: neg.iter().map(|&x| x as f32).collect(), pos32: Vec::new(), neg }
-            .with_pos32()
+        let labels32 = labels.iter().map(|&y| u32::try_from(y).unwrap_or(u32::MAX));
+        let pos32 = block_weights.iter().zip(labels32).map(|(&w, y)| (w as f32, y)).collect();
+        let mut d = Self {
+            k,
+            stride,
+            labels: labels.to_vec(),
+            pos: block_weights.to_vec(),
+            neg32: neg.iter().map(|&x| x as f32).collect(),
+            pos32,
+            neg,
+            totals: Default::default(),
+        };
+        d.totals = std::array::from_fn(|_| vec![0.0; stride]);
+        for i in 0..d.labels.len() {
+            d.add_to_totals(i);
+        }
+        d
     }
 
-    /// Refreshes `pos32` from `pos`.
-    fn with_pos32(mut self) -> Self {
-        self.refresh_pos32();
-        self
-    }
-
-    fn refresh_pos32(&mut self) {
-        self.pos32 = self.pos.iter().zip(&self.labels).map(|(&w, &y)| (w as f32, u32::try_from(y).unwrap_or(u32::MAX))).collect();
+    /// Adds block `i`'s weights (f64 and f32) to the totals. Called for i = 0, 1, … in order,
+    /// so every total is summed in block order.
+    #[inline(always)]
+    fn add_to_totals(&mut self, i: usize) {
+        let s = self.stride;
+        let [pos, neg, pos32, neg32] = &mut self.totals;
+        let y = self.labels[i];
+        pos[y] += self.pos[i];
+        pos32[y] += f64::from(self.pos32[i].0);
+        for (a, &w) in neg.iter_mut().zip(&self.neg[i * s..(i + 1) * s]) {
+            *a += w;
+        }
+        for (a, &w) in neg32.iter_mut().zip(&self.neg32[i * s..(i + 1) * s]) {
+            *a += f64::from(w);
+        }
     }
 
     /// Per-class W₊ and W₋ over all blocks (padded to the stride), from the f64 weights or,
     /// with `rounded`, from the f32 copy the screening stage reads.
-    pub(super) fn totals(&self, rounded: bool) -> (Vec<f64>, Vec<f64>) {
-        let s = self.stride;
-        let mut pos = vec![0.0; s];
-        let mut neg = vec![0.0; s];
-        for (i, &y) in self.labels.iter().enumerate() {
-            pos[y] += if rounded { f64::from(self.pos32[i].0) } else { self.pos[i] };
-            for (j, a) in neg.iter_mut().enumerate() {
-                *a += if rounded { f64::from(self.neg32[i * s + j]) } else { self.neg[i * s + j] };
-            }
+    pub(super) fn totals(&self, rounded: bool) -> (&[f64], &[f64]) {
+        let [pos, neg, pos32, neg32] = &self.totals;
+        if rounded {
+            (pos32, neg32)
+        } else {
+            (pos, neg)
         }
-        (pos, neg)
     }
 
     /// W₊ʲˡ and W₋ʲˡ (l < k) for each branch j of a partition given per block.
@@ -104,12 +126,16 @@ impl Distribution {
         if !(z.is_finite() && z > 0.0) {
             return None;
         }
-        self.pos.iter_mut().for_each(|w| *w /= z);
-        self.neg.iter_mut().for_each(|w| *w /= z);
-        for (a, &b) in self.neg32.iter_mut().zip(&self.neg) {
-            *a = b as f32;
+        self.totals.iter_mut().for_each(|t| t.fill(0.0));
+        for i in 0..self.labels.len() {
+            self.pos[i] /= z;
+            self.pos32[i].0 = self.pos[i] as f32;
+            for (w, w32) in self.neg[i * s..(i + 1) * s].iter_mut().zip(&mut self.neg32[i * s..(i + 1) * s]) {
+                *w /= z;
+                *w32 = *w as f32;
+            }
+            self.add_to_totals(i);
         }
-        self.refresh_pos32();
         Some(z)
     }
 }

@@ -82,7 +82,7 @@ impl TrainIndex {
         let (tot_pos, tot_neg) = d.totals(false);
         let (tot_pos32, tot_neg32) = d.totals(true);
         let avx2 = has_avx2();
-        let search = FeatureSearch { index: self, d, tot_pos: &tot_pos, tot_neg: &tot_neg, tot_pos32: &tot_pos32, tot_neg32: &tot_neg32, avx2 };
+        let search = FeatureSearch { index: self, d, tot_pos, tot_neg, tot_pos32, tot_neg32, avx2 };
         let mut screened: Vec<Screened> = self
             .searched
             .par_iter()

@@ -414,11 +414,20 @@ fn run_fold(
         test_blocks: &test_blocks,
         test_pages: &test_pages,
     };
-    for b in baselines {
-        progress.event(&Event::Stage { fold: Some(f), stage: Stage::Baseline(b.name().to_string()) });
-        let rounds = b.predict(&fold).map_err(err)?;
+    // Baselines are independent of each other: they run in parallel (self-training alone is a
+    // third of paper-basic's work), and their results are collected in their order.
+    let predicted: Vec<Result<Vec<Vec<usize>>, TrainError>> = baselines
+        .par_iter()
+        .map(|b| {
+            progress.event(&Event::Stage { fold: Some(f), stage: Stage::Baseline(b.name().to_string()) });
+            let rounds = b.predict(&fold);
+            progress.event(&Event::Step);
+            rounds
+        })
+        .collect();
+    for (b, rounds) in baselines.iter().zip(predicted) {
+        let rounds = rounds.map_err(err)?;
         predictions.insert(b.name().to_string(), rounds.iter().map(|p| report(p)).collect());
-        progress.event(&Event::Step);
     }
     let errors = predictions.iter().map(|(name, rounds)| (name.clone(), rounds.iter().map(|p| eval::error_rate(&gold, p)).collect())).collect();
     let main_text_f1 = if main_text.iter().any(|&m| m) {

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 
 use linfa::ParamGuard;
 use ndarray::Array2;
+use rayon::prelude::*;
 
 use crate::boost::{self, to_probabilities, AdaBoostMh, AdaBoostMhParams, AdaBoostMhValidParams, BoostError, BoostPredictions};
 use crate::config::{ExperimentConfig, Rounds};
@@ -134,9 +135,12 @@ pub fn fit_with_pool(
     let stage = |stage: Stage| progress.event(&Event::Stage { fold, stage });
     stage(Stage::ChoosingRounds);
     let single = views.single_view()?;
+    // The three learners' round counts are independent: chosen in parallel.
+    let learners = [(STYLISTIC, &views.stylistic), (LEXICAL, &views.lexical), (SINGLE_VIEW, &single)];
+    let chosen: Vec<Result<usize, TrainError>> = learners.par_iter().map(|(_, x)| rounds_for(config, x, &targets, &pages, k, seed)).collect();
     let mut boosting_rounds = BTreeMap::new();
-    for (name, x) in [(STYLISTIC, &views.stylistic), (LEXICAL, &views.lexical), (SINGLE_VIEW, &single)] {
-        boosting_rounds.insert(name.to_string(), rounds_for(config, x, &targets, &pages, k, seed)?);
+    for ((name, _), rounds) in learners.iter().zip(chosen) {
+        boosting_rounds.insert(name.to_string(), rounds?);
     }
     let (ps, pl) = (boost_params(config, k, boosting_rounds[STYLISTIC])?, boost_params(config, k, boosting_rounds[LEXICAL])?);
     stage(Stage::CoTraining);

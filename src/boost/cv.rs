@@ -7,6 +7,7 @@ use super::{AdaBoostMhValidParams, BoostError};
 use crate::matrix::FeatureMatrix;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use rayon::prelude::*;
 
 /// The round count chosen by cross-validation and the curve it was read from.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,25 +38,37 @@ pub fn choose_rounds_by_cv(
     let in_fold = validate_folds(folds, n)?;
     let inferred = targets.iter().max().map_or(2, |m| (m + 1).max(2));
     let params = params.with_n_rounds(max_rounds)?.with_n_classes(params.n_classes().unwrap_or(inferred))?;
-    let mut wrong = vec![0usize; max_rounds];
-    let mut held_out = 0usize;
-    for (f, fold) in folds.iter().enumerate() {
-        let train_rows: Vec<usize> = (0..n).filter(|&r| in_fold[r] != Some(f)).collect();
-        let train_y: Vec<usize> = train_rows.iter().map(|&r| targets[r]).collect();
-        let model = params.train(&records.select_rows(&train_rows)?, &train_y)?;
-        let test = records.select_rows(fold)?;
-        let truth: Vec<usize> = fold.iter().map(|&r| targets[r]).collect();
-        // Before any round every score is 0 and the argmax is class 0.
-        let mut last = truth.iter().filter(|&&y| y != 0).count();
-        let mut staged = model.staged_decision_function(&test)?;
-        for slot in wrong.iter_mut() {
-            if let Some(scores) = staged.next() {
-                last = scores.rows().into_iter().zip(&truth).filter(|(row, &y)| argmax(row.view()) != y).count();
+    // The folds' models are independent: trained in parallel; errors are counts, so their
+    // sum does not depend on the order.
+    let per_fold: Vec<Result<Vec<usize>, BoostError>> = folds
+        .par_iter()
+        .enumerate()
+        .map(|(f, fold)| {
+            let train_rows: Vec<usize> = (0..n).filter(|&r| in_fold[r] != Some(f)).collect();
+            let train_y: Vec<usize> = train_rows.iter().map(|&r| targets[r]).collect();
+            let model = params.train(&records.select_rows(&train_rows)?, &train_y)?;
+            let test = records.select_rows(fold)?;
+            let truth: Vec<usize> = fold.iter().map(|&r| targets[r]).collect();
+            // Before any round every score is 0 and the argmax is class 0.
+            let mut last = truth.iter().filter(|&&y| y != 0).count();
+            let mut staged = model.staged_decision_function(&test)?;
+            let mut wrong = vec![0usize; max_rounds];
+            for slot in wrong.iter_mut() {
+                if let Some(scores) = staged.next() {
+                    last = scores.rows().into_iter().zip(&truth).filter(|(row, &y)| argmax(row.view()) != y).count();
+                }
+                *slot = last;
             }
-            *slot += last;
+            Ok(wrong)
+        })
+        .collect();
+    let mut wrong = vec![0usize; max_rounds];
+    for fold_wrong in per_fold {
+        for (w, x) in wrong.iter_mut().zip(fold_wrong?) {
+            *w += x;
         }
-        held_out += fold.len();
     }
+    let held_out: usize = folds.iter().map(Vec::len).sum();
     let cv_error: Vec<f64> = wrong.iter().map(|&w| w as f64 / held_out as f64).collect();
     let best = wrong.iter().enumerate().min_by(|a, b| a.1.cmp(b.1).then(a.0.cmp(&b.0))).map_or(1, |(t, _)| t + 1);
     Ok(RoundsChoice { n_rounds: best, cv_error })

@@ -19,6 +19,7 @@
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::boost::{AdaBoostMh, AdaBoostMhValidParams, BoostError, BoostPredictions};
@@ -249,7 +250,9 @@ pub fn teach(
     let quotas = class_quotas(targets, n_classes, params.k);
     let mut data: Vec<FeatureMatrix> = views.iter().map(|v| v.train.clone()).collect();
     let mut labels = targets.to_vec();
-    let mut learners = views.iter().zip(&data).map(|(v, x)| v.boost.train(x, &labels)).collect::<Result<Vec<_>, _>>()?;
+    // The views' learners train in parallel (each training is deterministic; order is kept).
+    let train_all = |data: &[FeatureMatrix], labels: &[usize]| views.par_iter().zip(data).map(|(v, x)| v.boost.train(x, labels)).collect::<Result<Vec<_>, _>>();
+    let mut learners = train_all(&data, &labels)?;
     observe(&Round { round: 0, learners: &learners, training_blocks: labels.len(), teaching: Teaching::default() });
     let order = pool_order(pool_rows, params.seed);
     let mut added = Vec::new();
@@ -273,7 +276,7 @@ pub fn teach(
         added.push(chosen.len());
         let agreement = agreement(&predictions);
         // Step 4: retrain every learner.
-        learners = views.iter().zip(&data).map(|(v, x)| v.boost.train(x, &labels)).collect::<Result<Vec<_>, _>>()?;
+        learners = train_all(&data, &labels)?;
         observe(&Round { round, learners: &learners, training_blocks: labels.len(), teaching: Teaching { drawn, picks: &chosen, agreement } });
         if round * params.u >= order.len() && round < params.rounds {
             stop = Stop::PoolExhausted { after_round: round };

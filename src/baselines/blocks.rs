@@ -1,10 +1,12 @@
 //! What the seed papers' baselines share: a fold's blocks grouped by page, and the mapping from
 //! the training scheme to content / not-content for the systems that only extract articles.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::config::ExperimentConfig;
 use crate::corpus::SchemeMapping;
+use crate::dataset::{LabelledData, PoolBlocks};
 use crate::train::TrainError;
 
 /// The runs of consecutive rows that share a page (a fold keeps each page's blocks together and
@@ -21,6 +23,42 @@ pub fn page_runs(pages: &[usize]) -> Vec<Range<usize>> {
         }
     }
     runs
+}
+
+/// Site names numbered in the order first met, so that the training, held-out and pool sides
+/// of a fold share one numbering (a page without a site is a site of its own).
+#[derive(Debug, Default)]
+pub struct SiteIds {
+    ids: BTreeMap<String, usize>,
+}
+
+impl SiteIds {
+    /// The number of a site (or of a site-less page).
+    pub fn id(&mut self, key: &str) -> usize {
+        let n = self.ids.len();
+        *self.ids.entry(key.to_string()).or_insert(n)
+    }
+
+    /// The site of each of `rows` of a labelled corpus.
+    pub fn of_rows(&mut self, rows: &[usize], data: &LabelledData) -> Vec<usize> {
+        rows.iter()
+            .map(|&r| {
+                let (name, site) = &data.pages[data.page_of[r]];
+                self.id(if site.is_empty() { name } else { site })
+            })
+            .collect()
+    }
+
+    /// The site of each pool block (a site-less pool page is named by its number).
+    pub fn of_pool(&mut self, pool: &PoolBlocks) -> Vec<usize> {
+        pool.page_of
+            .iter()
+            .map(|&p| match pool.sites.get(p) {
+                Some(s) if !s.is_empty() => self.id(s),
+                _ => self.id(&format!("pool page {p}")),
+            })
+            .collect()
+    }
 }
 
 /// A baseline's failure, named after it.

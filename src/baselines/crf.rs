@@ -119,9 +119,12 @@ fn training_pages(fold: &Fold, runs: &[std::ops::Range<usize>], name: &str) -> R
     let content = content_classes(fold.config, name)?;
     let train: Vec<Vec<&str>> = runs
         .iter()
-        .map(|run| run.clone().filter(|&r| content.get(fold.targets[r]).copied().unwrap_or(false)).flat_map(|r| fold.train_blocks[r].text.split_whitespace()).collect())
+        .map(|run| {
+            run.clone().filter(|&r| content.get(fold.targets[r]).copied().unwrap_or(false)).flat_map(|r| fold.train_blocks[r].text.split_whitespace()).collect()
+        })
         .collect();
-    let test: Vec<Vec<&str>> = page_runs(fold.test_pages).into_iter().map(|run| fold.test_blocks[run].iter().flat_map(|b| b.text.split_whitespace()).collect()).collect();
+    let test: Vec<Vec<&str>> =
+        page_runs(fold.test_pages).into_iter().map(|run| fold.test_blocks[run].iter().flat_map(|b| b.text.split_whitespace()).collect()).collect();
     let dropped = near_duplicates(&train, &test, settings.shingle, settings.near_duplicate);
     if dropped.iter().all(|&d| d) {
         return Err(failure(name, "every training page near-duplicates a held-out page (seed_systems.crf.near_duplicate)"));
@@ -133,11 +136,7 @@ fn training_pages(fold: &Fold, runs: &[std::ops::Range<usize>], name: &str) -> R
 /// punctuation at their ends (words left empty are dropped), hashed. A text of fewer than `w`
 /// words has none.
 pub fn shingles(words: &[&str], w: usize) -> HashSet<u64> {
-    let words: Vec<String> = words
-        .iter()
-        .map(|x| x.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
-        .filter(|x| !x.is_empty())
-        .collect();
+    let words: Vec<String> = words.iter().map(|x| x.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).filter(|x| !x.is_empty()).collect();
     if w == 0 {
         return HashSet::new();
     }

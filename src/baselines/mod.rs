@@ -109,7 +109,19 @@ pub fn by_name(name: &str, config: &ExperimentConfig) -> Option<Box<dyn Baseline
 
 /// The seed papers' systems among [`BUILT_IN`]: run only when a config names them, so configs
 /// without `evaluation.baselines` keep their figures.
-pub const SEED_SYSTEMS: &[&str] = &["boilerpipe", "boilerpipe-filter", "timbl", "timbl-ig", "timbl-chi2", "timbl-within-site", "timbl-across-site", "max-subsequence", "max-subsequence-semi", "crf", "crf-history"];
+pub const SEED_SYSTEMS: &[&str] = &[
+    "boilerpipe",
+    "boilerpipe-filter",
+    "timbl",
+    "timbl-ig",
+    "timbl-chi2",
+    "timbl-within-site",
+    "timbl-across-site",
+    "max-subsequence",
+    "max-subsequence-semi",
+    "crf",
+    "crf-history",
+];
 
 /// The baselines a config asks for: `evaluation.baselines`, or all built-in ones but the
 /// [`SEED_SYSTEMS`] (SAMME only with `samme_stumps > 0`). Unknown names were refused when the

@@ -490,7 +490,13 @@ mod tests {
         let m = Ib1::fit(Instances { rows, kinds: vec![Kind::Symbolic] }, &[1, 1, 0, 0, 0], 2, Weighting::InformationGain, 2);
         // k = 2: both distances vote: 2 × class 1, 3 × class 0.
         assert_eq!(m.classify(&[0.0]), 0);
-        let m1 = Ib1::fit(Instances { rows: vec![vec![0.0], vec![0.0], vec![1.0], vec![1.0], vec![1.0]], kinds: vec![Kind::Symbolic] }, &[1, 1, 0, 0, 0], 2, Weighting::InformationGain, 1);
+        let m1 = Ib1::fit(
+            Instances { rows: vec![vec![0.0], vec![0.0], vec![1.0], vec![1.0], vec![1.0]], kinds: vec![Kind::Symbolic] },
+            &[1, 1, 0, 0, 0],
+            2,
+            Weighting::InformationGain,
+            1,
+        );
         assert_eq!(m1.classify(&[0.0]), 1);
     }
 

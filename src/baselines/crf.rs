@@ -46,6 +46,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crfs::{Attribute, Model, Trainer};
 
 use super::blocks::{content_classes, failure, page_runs};
+use super::settings::CrfSettings;
 use super::{Baseline, Fold};
 use crate::dataset::BlockInfo;
 use crate::train::TrainError;
@@ -108,28 +109,39 @@ impl Baseline for Crf {
 }
 
 /// Which training pages (`runs` of the fold's training rows) the CRF trains on: all of them,
-/// or, with `seed_systems.crf.dedup`, those that near-duplicate no held-out page
-/// ([`near_duplicates`] on the training pages' content and the held-out pages' whole text).
-/// Refuses a fold whose every training page would go.
+/// or, with `seed_systems.crf.dedup`, those that near-duplicate no held-out page. Refuses a fold
+/// whose every training page would go.
 fn training_pages(fold: &Fold, runs: &[std::ops::Range<usize>], name: &str) -> Result<Vec<bool>, TrainError> {
     let settings = &fold.config.seed_systems.crf;
     if !settings.dedup {
         return Ok(vec![true; runs.len()]);
     }
     let content = content_classes(fold.config, name)?;
-    let train: Vec<Vec<&str>> = runs
-        .iter()
-        .map(|run| {
-            run.clone().filter(|&r| content.get(fold.targets[r]).copied().unwrap_or(false)).flat_map(|r| fold.train_blocks[r].text.split_whitespace()).collect()
-        })
-        .collect();
-    let test: Vec<Vec<&str>> =
-        page_runs(fold.test_pages).into_iter().map(|run| fold.test_blocks[run].iter().flat_map(|b| b.text.split_whitespace()).collect()).collect();
-    let dropped = near_duplicates(&train, &test, settings.shingle, settings.near_duplicate);
+    let dropped = duplicate_training_pages(fold.train_blocks, fold.targets, runs, fold.test_blocks, fold.test_pages, &content, settings);
     if dropped.iter().all(|&d| d) {
         return Err(failure(name, "every training page near-duplicates a held-out page (seed_systems.crf.near_duplicate)"));
     }
     Ok(dropped.into_iter().map(|d| !d).collect())
+}
+
+/// Which training pages (`runs` of the training rows) near-duplicate a held-out page
+/// ([`near_duplicates`] on each training page's article, its blocks of a `content` class, and
+/// each held-out page's whole text).
+pub fn duplicate_training_pages(
+    train_blocks: &[BlockInfo],
+    targets: &[usize],
+    runs: &[std::ops::Range<usize>],
+    test_blocks: &[BlockInfo],
+    test_pages: &[usize],
+    content: &[bool],
+    settings: &CrfSettings,
+) -> Vec<bool> {
+    let train: Vec<Vec<&str>> = runs
+        .iter()
+        .map(|run| run.clone().filter(|&r| content.get(targets[r]).copied().unwrap_or(false)).flat_map(|r| train_blocks[r].text.split_whitespace()).collect())
+        .collect();
+    let test: Vec<Vec<&str>> = page_runs(test_pages).into_iter().map(|run| test_blocks[run].iter().flat_map(|b| b.text.split_whitespace()).collect()).collect();
+    near_duplicates(&train, &test, settings.shingle, settings.near_duplicate)
 }
 
 /// The shingles of a text: every run of `w` consecutive words, lower-cased and stripped of

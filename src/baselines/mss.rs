@@ -1,6 +1,7 @@
 //! Maximum subsequence segmentation (seed `001`: Pasternack & Roth, *Extracting Article Text
-//! from the Web with Maximum Subsequence Segmentation*, WWW 2009), the supervised algorithm of
-//! its section 6.2.3.
+//! from the Web with Maximum Subsequence Segmentation*, WWW 2009): the supervised algorithm of
+//! its section 6.2.3 (`max-subsequence`) and the semi-supervised bootstrap of 6.2.4
+//! (`max-subsequence-semi`).
 //!
 //! Each page is a sequence of tokens. A local Naïve Bayes classifier gives each token the
 //! probability `p` that it is "in" the article text from two features (section 6.2): its
@@ -28,10 +29,10 @@
 //! on unlabelled pages U: the fold's pool (the config's `[pool]` pages) and its held-out pages
 //! without their labels, as in the paper, whose U was its 250 evaluation pages and 250 more
 //! from the same five sources (section 7) — transductive, the held-out labels never read.
-//! Section 7.5's settings are the
-//! defaults (`[seed_systems.max_subsequence]`: 10 iterations, the 60% most confident
-//! extractions as L, window w = 10, cutoff d = 64, constant c = 24). Where it differs:
-//! - L is the most confident share of the whole pool, not of each source: the paper had 100
+//! Section 7.5's settings are the defaults (`[seed_systems.max_subsequence]`: 10 iterations,
+//! the 60% most confident extractions as L, window w = 10, cutoff d = 64, constant c = 24).
+//! Where it differs:
+//! - L is the most confident share of the whole of U, not of each source: the paper had 100
 //!   unlabelled pages per source, our pools have one or two pages per site (PARCELS-17's:
 //!   150 pages from 124 sites), where a per-source share would keep or drop whole sources by
 //!   rounding.

@@ -106,6 +106,15 @@ mod tests {
     }
 
     #[test]
+    fn sites_are_numbered_once_for_every_side() {
+        let mut ids = SiteIds::default();
+        assert_eq!((ids.id("a.com"), ids.id("b.com"), ids.id("a.com")), (0, 1, 0));
+        // Pool pages 0 and 1 of sites b.com and (none): the second is a site of its own.
+        let pool = PoolBlocks { blocks: Vec::new(), page_of: vec![0, 0, 1], sites: vec!["b.com".into(), String::new()] };
+        assert_eq!(ids.of_pool(&pool), [1, 1, 2]);
+    }
+
+    #[test]
     fn representatives_are_the_most_frequent_class_on_each_side() {
         // Classes 0 and 2 are content; 1 and 3 are not. Training: 0, 2, 2, 1, 3, 3, 3.
         let content = [true, false, true, false];

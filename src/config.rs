@@ -39,6 +39,10 @@ pub struct ExperimentConfig {
     /// neighbours; none by default, as in the paper. See [`crate::context`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<crate::context::ContextConfig>,
+    /// The seed papers' systems' settings (`[seed_systems]`, [`crate::baselines::settings`]);
+    /// the papers' values by default.
+    #[serde(default, skip_serializing_if = "crate::baselines::SeedSystems::is_default")]
+    pub seed_systems: crate::baselines::SeedSystems,
     /// The directory relative paths are resolved against (the config file's directory); not
     /// part of the file.
     #[serde(skip)]
@@ -421,6 +425,7 @@ impl ExperimentConfig {
                 }
             }
         }
+        self.seed_systems.check().map_err(&bad)?;
         if let Some(ctx) = &self.context {
             if ctx.rounds == 0 || ctx.folds < 2 {
                 return Err(bad(format!("context: rounds ({}) must be positive and folds ({}) at least 2", ctx.rounds, ctx.folds)));

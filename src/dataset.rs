@@ -54,6 +54,9 @@ pub enum DataError {
     NoMapping { from: String, to: String },
     #[error("no labelled pages in {dirs}")]
     NoLabelledPages { dirs: String },
+    /// A pool page's views do not have one row per block of its division.
+    #[error("{path}: {blocks} blocks but {rows} feature rows")]
+    PoolRows { path: PathBuf, blocks: usize, rows: usize },
     #[error("the unlabelled pool is empty")]
     EmptyPool,
     #[error("evaluation.folds = {folds}, but the {corpus} has only {groups} {split}s: every fold needs at least one")]
@@ -118,6 +121,16 @@ impl BlockInfo {
 }
 
 impl LabelledData {
+    /// Rows of this corpus taken as an unlabelled pool (the test corpus outside a held-out fold,
+    /// or the pages a budget leaves over), as the seed papers' systems see them.
+    pub fn pool_blocks(&self, rows: &[usize]) -> PoolBlocks {
+        PoolBlocks {
+            blocks: rows.iter().filter_map(|&r| self.blocks.get(r).cloned()).collect(),
+            page_of: rows.iter().filter_map(|&r| self.page_of.get(r).copied()).collect(),
+            sites: self.pages.iter().map(|(name, site)| if site.is_empty() { name.clone() } else { site.clone() }).collect(),
+        }
+    }
+
     /// The group of each block that cross-validation keeps whole: its page, or its site (pages
     /// without a site are their own site).
     pub fn groups(&self, split: Split) -> Vec<usize> {
@@ -151,6 +164,9 @@ pub struct Prepared {
     pub data: LabelledData,
     pub pool: TwoViews,
     pub pool_pages: usize,
+    /// What the seed papers' baselines read of the pool's blocks (row for row with `pool`),
+    /// with each block's pool page and each page's site.
+    pub pool_blocks: PoolBlocks,
     /// The held-out test corpus (`[evaluation.test]`), targets in the training scheme; its
     /// blocks are also `pool` (each experiment fold takes the pages outside its held-out fold).
     pub test: Option<LabelledData>,
@@ -204,13 +220,15 @@ pub fn prepare(config: &ExperimentConfig, progress: &dyn Progress) -> Result<Pre
         check_groups(config, test.groups(config.evaluation.split))?;
         let pool = test.views.clone();
         let pool_pages = test.pages.len();
-        return Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, test: Some(test) });
+        let pool_blocks = test.pool_blocks(&(0..test.targets.len()).collect::<Vec<_>>());
+        return Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, pool_blocks, test: Some(test) });
     }
     check_groups(config, data.groups(config.evaluation.split))?;
     progress.event(&Event::Stage { fold: None, stage: Stage::LoadingPool });
-    let (pool, pool_pages) = load_pool(config, &divider, &builder)?;
+    let (pool, pool_blocks) = load_pool(config, &divider, &builder)?;
+    let pool_pages = pool_blocks.sites.len();
     progress.event(&Event::Loaded { what: Loaded::Pool, pages: pool_pages, blocks: pool.n_rows() });
-    Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, test: None })
+    Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, pool_blocks, test: None })
 }
 
 /// Maps a corpus's targets through a scheme mapping's index table and recounts its classes.
@@ -359,33 +377,52 @@ pub fn load_labelled_files(
     data.ok_or_else(|| DataError::NoLabelledPages { dirs: String::new() })
 }
 
-/// Loads the unlabelled pool's pages and builds their views (all blocks).
-pub fn load_pool(config: &ExperimentConfig, divider: &Divider, builder: &ViewBuilder) -> Result<(TwoViews, usize), DataError> {
+/// The pool's blocks as the seed papers' systems see them: one [`BlockInfo`] per pool row, the
+/// pool page of each (pages in manifest order, blocks of a page contiguous and in document
+/// order) and the site of each page (the manifest's, or empty).
+#[derive(Debug, Clone, Default)]
+pub struct PoolBlocks {
+    pub blocks: Vec<BlockInfo>,
+    pub page_of: Vec<usize>,
+    pub sites: Vec<String>,
+}
+
+/// Loads the unlabelled pool's pages and builds their views (all blocks), with what the seed
+/// papers' systems read of each block.
+pub fn load_pool(config: &ExperimentConfig, divider: &Divider, builder: &ViewBuilder) -> Result<(TwoViews, PoolBlocks), DataError> {
     let root = config.path(config.pool.corpora.as_ref().unwrap_or(&config.corpus.corpora)).join(&config.pool.corpus);
     let mut pages = Vec::new();
+    let mut sites = Vec::new();
     for m in &config.pool.manifests {
         let path = config.path(m);
         let manifest = Manifest::load(&path)?;
         pages.extend(manifest.entries.iter().map(|e| root.join(&e.page)));
+        sites.extend(manifest.entries.iter().map(|e| e.site.clone().unwrap_or_default()));
     }
-    let built: Vec<Result<TwoViews, DataError>> = pages
+    let built: Vec<Result<(TwoViews, Vec<BlockInfo>), DataError>> = pages
         .par_iter()
         .map(|p| {
             let page = Page::load(p, &LoadOptions::default())?;
             let division = divider.divide(&page);
             let v = builder.build(&page, &division).map_err(|source| DataError::View { path: p.clone(), source })?;
-            Ok(TwoViews { stylistic: v.stylistic, lexical: v.lexical })
+            Ok((TwoViews { stylistic: v.stylistic, lexical: v.lexical }, division.blocks.iter().map(BlockInfo::of).collect()))
         })
         .collect();
     let mut pool: Option<TwoViews> = None;
-    for b in built {
-        let b = b?;
+    let mut blocks = PoolBlocks { sites, ..PoolBlocks::default() };
+    for (page, b) in built.into_iter().enumerate() {
+        let (b, infos) = b?;
+        if infos.len() != b.n_rows() {
+            return Err(DataError::PoolRows { path: pages[page].clone(), blocks: infos.len(), rows: b.n_rows() });
+        }
+        blocks.page_of.extend(std::iter::repeat_n(page, infos.len()));
+        blocks.blocks.extend(infos);
         match &mut pool {
             Some(p) => p.append(&b)?,
             None => pool = Some(b),
         }
     }
-    pool.map(|p| (p, pages.len())).ok_or(DataError::EmptyPool)
+    pool.map(|p| (p, blocks)).ok_or(DataError::EmptyPool)
 }
 
 #[cfg(test)]

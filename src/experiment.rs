@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use crate::baselines::{self, Baseline, Fold};
 use crate::config::{Budget, LeftOver};
 use crate::cotrain::{RoundModels, Stop, TwoViews};
-use crate::dataset::{prepare, BlockInfo, DataError, Prepared};
+use crate::dataset::{prepare, BlockInfo, DataError, PoolBlocks, Prepared};
 use crate::eval;
 use crate::progress::{Event, Progress, Stage};
 use crate::train::{fit_steps, fit_with_pool, TrainError};
@@ -348,18 +348,21 @@ fn run_fold(
     if train_rows.is_empty() {
         return Err(ExperimentError::EmptyTrainingSide { fold: f });
     }
-    let own_pool: Option<(TwoViews, Vec<usize>)> = match (&prepared.test, config.evaluation.left_over) {
+    let own_pool: Option<(TwoViews, Vec<usize>, PoolBlocks)> = match (&prepared.test, config.evaluation.left_over) {
         (Some(t), _) => {
             let outside = crate::boost::rows_outside(test_rows, t.targets.len());
-            Some((t.views.select_rows(&outside).map_err(|e| err(e.into()))?, outside.iter().map(|&r| t.targets[r]).collect()))
+            Some((t.views.select_rows(&outside).map_err(|e| err(e.into()))?, outside.iter().map(|&r| t.targets[r]).collect(), t.pool_blocks(&outside)))
         }
-        (None, LeftOver::Pool) if !left_over.is_empty() => {
-            Some((data.views.select_rows(&left_over).map_err(|e| err(e.into()))?, left_over.iter().map(|&r| data.targets[r]).collect()))
-        }
+        (None, LeftOver::Pool) if !left_over.is_empty() => Some((
+            data.views.select_rows(&left_over).map_err(|e| err(e.into()))?,
+            left_over.iter().map(|&r| data.targets[r]).collect(),
+            data.pool_blocks(&left_over),
+        )),
         _ => None,
     };
-    let pool = own_pool.as_ref().map_or(&prepared.pool, |(p, _)| p);
-    let pool_classes = own_pool.as_ref().map(|(_, c)| c.as_slice());
+    let pool = own_pool.as_ref().map_or(&prepared.pool, |(p, _, _)| p);
+    let pool_classes = own_pool.as_ref().map(|(_, c, _)| c.as_slice());
+    let pool_blocks = own_pool.as_ref().map_or(&prepared.pool_blocks, |(_, _, b)| b);
     let test = held.views.select_rows(test_rows).map_err(|e| err(e.into()))?;
     let test_classes: Vec<usize> = test_rows.iter().map(|&r| held.targets[r]).collect();
     let gold: Vec<usize> = test_classes.iter().map(|&c| to_report(c)).collect();
@@ -399,6 +402,11 @@ fn run_fold(
     let test_pages: Vec<usize> = test_rows.iter().map(|&r| held.page_of[r]).collect();
     let train_blocks: Vec<BlockInfo> = train_rows.iter().filter_map(|&r| data.blocks.get(r).cloned()).collect();
     let test_blocks: Vec<BlockInfo> = test_rows.iter().filter_map(|&r| held.blocks.get(r).cloned()).collect();
+    // Sites numbered once for the three sides (the protocols of the TiMBL thesis compare them).
+    let mut sites = crate::baselines::blocks::SiteIds::default();
+    let train_sites = sites.of_rows(&train_rows, data);
+    let test_sites = sites.of_rows(test_rows, held);
+    let pool_sites = sites.of_pool(pool_blocks);
     let fold = Fold {
         config,
         index: f,
@@ -413,6 +421,11 @@ fn run_fold(
         train_blocks: &train_blocks,
         test_blocks: &test_blocks,
         test_pages: &test_pages,
+        train_sites: &train_sites,
+        test_sites: &test_sites,
+        pool_blocks: &pool_blocks.blocks,
+        pool_pages: &pool_blocks.page_of,
+        pool_sites: &pool_sites,
     };
     // Baselines are independent of each other: they run in parallel (self-training alone is a
     // third of paper-basic's work), and their results are collected in their order.

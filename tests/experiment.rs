@@ -298,3 +298,25 @@ fn a_test_corpus_is_cut_by_the_folds_and_gives_each_fold_its_pool() {
     assert_eq!(tested, sampled, "the folds cut the test sample, each page once");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 20: the TiMBL thesis's protocols and the seed systems that read the pool. Folds by
+/// site never put a held-out page's site on the training side: `timbl` (merged) is then
+/// `timbl-across-site` block for block, and `timbl-within-site` is refused with the cause named,
+/// never scored on an empty memory.
+#[test]
+fn timbl_protocols_on_folds_by_site() {
+    let mut config = demo();
+    config.cotraining.r = 1;
+    config.evaluation.samme_stumps = 0;
+    assert_eq!(config.evaluation.split, parcels::config::Split::Site);
+    let names = ["timbl", "timbl-across-site", "max-subsequence-semi", "crf"];
+    config.evaluation.baselines = Some(names.iter().map(|n| n.to_string()).collect());
+    let results = run(&config, &parcels::progress::Quiet).unwrap();
+    for f in &results.folds {
+        assert_eq!(f.predictions["timbl"], f.predictions["timbl-across-site"], "fold {}", f.fold);
+        assert_eq!(f.predictions["max-subsequence-semi"][0].len(), f.gold.len());
+    }
+    config.evaluation.baselines = Some(vec!["timbl-within-site".into()]);
+    let e = run(&config, &parcels::progress::Quiet).unwrap_err().to_string();
+    assert!(e.contains("timbl-within-site") && e.contains("several pages per site"), "{e}");
+}

@@ -2,9 +2,14 @@
 """The seed papers' own measures from an experiment's results.json reported in the binary scheme.
 
 Usage: page_measures.py RESULTS_JSON LABELS_DIR BLOCKS_JSONL
+       page_measures.py RESULTS_JSON BLOCKS_TSV [CONTENT_CLASSES]
 
 BLOCKS_JSONL is `parcels divide --format json` over the labelled pages, in the order of the
-label files (sorted), so each held-out block's words and characters are known. Prints, per
+label files (sorted), so each held-out block's words and characters are known (every block of
+a page must be labelled). BLOCKS_TSV is `cargo run --release --example labelled_blocks CONFIG`:
+the labelled blocks themselves (page, words, characters), for corpora where some blocks carry no
+label. CONTENT_CLASSES: report classes counted as content, comma-separated (default `content`;
+`headline,full-text` for the L3S-GN1 scheme, its mapping to binary). Prints, per
 learner (last round), on held-out blocks pooled over folds:
 - block precision / recall of content (Gibson et al. 2007, Table 1);
 - word- and character-weighted precision / recall / F1 of content (Pasternack & Roth 2009 score
@@ -19,15 +24,27 @@ import sys
 
 
 def main():
-    results_path, labels_dir, blocks_path = sys.argv[1:4]
+    results_path = sys.argv[1]
     results = json.load(open(results_path))
     classes = results["report_classes"]
-    content = classes.index("content")
-    names = sorted(f[:-5] for f in os.listdir(labels_dir) if f.endswith(".json"))
-    divided = [json.loads(line) for line in open(blocks_path)]
-    if len(divided) != len(names):
-        sys.exit(f"{blocks_path}: {len(divided)} pages, {labels_dir}: {len(names)} label files")
-    page_blocks = {n: d["blocks"] for n, d in zip(names, divided)}
+    if sys.argv[2].endswith(".tsv"):
+        wanted = (sys.argv[3] if len(sys.argv) > 3 else "content").split(",")
+        page_blocks = {}
+        for line in list(open(sys.argv[2]))[1:]:
+            page, words, chars = line.rstrip("\n").split("\t")
+            page_blocks.setdefault(page, []).append({"words": int(words), "text": "x" * int(chars)})
+    else:
+        labels_dir, blocks_path = sys.argv[2:4]
+        wanted = ["content"]
+        names = sorted(f[:-5] for f in os.listdir(labels_dir) if f.endswith(".json"))
+        divided = [json.loads(line) for line in open(blocks_path)]
+        if len(divided) != len(names):
+            sys.exit(f"{blocks_path}: {len(divided)} pages, {labels_dir}: {len(names)} label files")
+        page_blocks = {n: d["blocks"] for n, d in zip(names, divided)}
+    missing = [c for c in wanted if c not in classes]
+    if missing:
+        sys.exit(f"{results_path}: no report class {', '.join(missing)} (classes: {', '.join(classes)})")
+    content = {classes.index(c) for c in wanted}
     learners = sorted(results["folds"][0]["predictions"])
     rows = []
     for learner in learners:
@@ -44,7 +61,7 @@ def main():
                 i += len(blocks)
                 page_fp = page_fn = page_err = 0
                 for b, gc, pc in zip(blocks, g, p):
-                    gi, pi = gc == content, pc == content
+                    gi, pi = gc in content, pc in content
                     sizes = {"words": b["words"], "chars": len(b["text"])}
                     if gi and pi:
                         tp += 1
@@ -60,7 +77,7 @@ def main():
                         page_fn += 1
                         for k in wt:
                             wt[k][2] += sizes[k]
-                    page_err += gc != pc
+                    page_err += gi != pi
                 docs += 1
                 doc_ok += page_err == 0
                 doc_prec += page_fp == 0

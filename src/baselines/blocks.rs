@@ -1,10 +1,12 @@
 //! What the seed papers' baselines share: a fold's blocks grouped by page, and the mapping from
 //! the training scheme to content / not-content for the systems that only extract articles.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::config::ExperimentConfig;
 use crate::corpus::SchemeMapping;
+use crate::dataset::{LabelledData, PoolBlocks};
 use crate::train::TrainError;
 
 /// The runs of consecutive rows that share a page (a fold keeps each page's blocks together and
@@ -21,6 +23,42 @@ pub fn page_runs(pages: &[usize]) -> Vec<Range<usize>> {
         }
     }
     runs
+}
+
+/// Site names numbered in the order first met, so that the training, held-out and pool sides
+/// of a fold share one numbering (a page without a site is a site of its own).
+#[derive(Debug, Default)]
+pub struct SiteIds {
+    ids: BTreeMap<String, usize>,
+}
+
+impl SiteIds {
+    /// The number of a site (or of a site-less page).
+    pub fn id(&mut self, key: &str) -> usize {
+        let n = self.ids.len();
+        *self.ids.entry(key.to_string()).or_insert(n)
+    }
+
+    /// The site of each of `rows` of a labelled corpus.
+    pub fn of_rows(&mut self, rows: &[usize], data: &LabelledData) -> Vec<usize> {
+        rows.iter()
+            .map(|&r| {
+                let (name, site) = &data.pages[data.page_of[r]];
+                self.id(if site.is_empty() { name } else { site })
+            })
+            .collect()
+    }
+
+    /// The site of each pool block (a site-less pool page is named by its number).
+    pub fn of_pool(&mut self, pool: &PoolBlocks) -> Vec<usize> {
+        pool.page_of
+            .iter()
+            .map(|&p| match pool.sites.get(p) {
+                Some(s) if !s.is_empty() => self.id(s),
+                _ => self.id(&format!("pool page {p}")),
+            })
+            .collect()
+    }
 }
 
 /// A baseline's failure, named after it.
@@ -65,6 +103,15 @@ mod tests {
     fn page_runs_split_where_the_page_changes() {
         assert_eq!(page_runs(&[4, 4, 7, 7, 7, 2]), vec![0..2, 2..5, 5..6]);
         assert!(page_runs(&[]).is_empty());
+    }
+
+    #[test]
+    fn sites_are_numbered_once_for_every_side() {
+        let mut ids = SiteIds::default();
+        assert_eq!((ids.id("a.com"), ids.id("b.com"), ids.id("a.com")), (0, 1, 0));
+        // Pool pages 0 and 1 of sites b.com and (none): the second is a site of its own.
+        let pool = PoolBlocks { blocks: Vec::new(), page_of: vec![0, 0, 1], sites: vec!["b.com".into(), String::new()] };
+        assert_eq!(ids.of_pool(&pool), [1, 1, 2]);
     }
 
     #[test]

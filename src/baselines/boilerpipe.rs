@@ -36,7 +36,7 @@
 //! - Boilerpipe's capitalisation, date and "special character" features and its corpus-level
 //!   text-fragment frequencies are left out.
 //! - linfa-trees 0.8 breaks ties between equally frequent classes in a leaf in `HashMap` order
-//!   (seeded per process), so a block or two can move between runs (as for SAMME).
+//!   (seeded per process), so a block or two can move between runs.
 
 use std::collections::BTreeMap;
 

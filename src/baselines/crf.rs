@@ -24,20 +24,29 @@
 //!   features).
 //! - The paper labels Content / NotContent; we label the config's training scheme (17 classes
 //!   for PARCELS-17). Its blocks are runs of words between non-inline tags, close to ours.
-//! - Its protocol keeps duplicate articles (by annotation) and sources apart between training
-//!   and test; PARCELS-17 has one page per site, so folds by page are folds by source, but we
-//!   do not deduplicate pages by text shingles.
+//! - Its protocol, "No Duplicates, Separate Sources" (section 7): sources are kept apart by
+//!   the experiment's folds (`split = "site"`; PARCELS-17 has one page per site, so its folds by
+//!   page are folds by source). Duplicates: the paper annotated pairs of duplicate articles by
+//!   hand and, where a pair crossed the split, removed half from training and half from test.
+//!   We find them by text shingles ([`near_duplicates`]: `seed_systems.crf.shingle` words per
+//!   shingle, a training page whose article content has `near_duplicate` or more of its
+//!   shingles inside one held-out page is a near duplicate) and remove them from the CRF's
+//!   training side only, so that every learner is scored on the same held-out blocks. On by
+//!   default (`seed_systems.crf.dedup`); the training article is the page's blocks of content
+//!   classes (the scheme's mapping to `binary`), read from training labels only.
 //! - Its document-level measures (a page counts when every block is right) are not in the
 //!   experiment's reports; they score blocks.
 //! - Training stops after [`MAX_ITERATIONS`] L-BFGS iterations at the latest (CRFsuite's
 //!   default is unbounded), to bound a fold's time.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crfs::{Attribute, Model, Trainer};
 
-use super::blocks::{failure, page_runs};
+use super::blocks::{content_classes, failure, page_runs};
+use super::settings::CrfSettings;
 use super::{Baseline, Fold};
 use crate::dataset::BlockInfo;
 use crate::train::TrainError;
@@ -72,7 +81,9 @@ impl Baseline for Crf {
         }
         let c2 = 1.0 / (2.0 * SIGMA * SIGMA);
         let mut trainer = Trainer::lbfgs().with_c2(c2).and_then(|t| t.with_max_iterations(MAX_ITERATIONS)).map_err(|e| failure(name, e))?;
-        for run in page_runs(fold.train_pages) {
+        let runs = page_runs(fold.train_pages);
+        let kept = training_pages(fold, &runs, name)?;
+        for run in runs.into_iter().zip(kept).filter_map(|(run, keep)| keep.then_some(run)) {
             let xseq = sequence(&fold.train_blocks[run.clone()], self.history);
             let yseq: Vec<String> = fold.targets[run].iter().map(usize::to_string).collect();
             trainer.append(&xseq, &yseq).map_err(|e| failure(name, e))?;
@@ -95,6 +106,76 @@ impl Baseline for Crf {
         }
         Ok(vec![predicted])
     }
+}
+
+/// Which training pages (`runs` of the fold's training rows) the CRF trains on: all of them,
+/// or, with `seed_systems.crf.dedup`, those that near-duplicate no held-out page. Refuses a fold
+/// whose every training page would go.
+fn training_pages(fold: &Fold, runs: &[std::ops::Range<usize>], name: &str) -> Result<Vec<bool>, TrainError> {
+    let settings = &fold.config.seed_systems.crf;
+    if !settings.dedup {
+        return Ok(vec![true; runs.len()]);
+    }
+    let content = content_classes(fold.config, name)?;
+    let dropped = duplicate_training_pages(fold.train_blocks, fold.targets, runs, fold.test_blocks, fold.test_pages, &content, settings);
+    if dropped.iter().all(|&d| d) {
+        return Err(failure(name, "every training page near-duplicates a held-out page (seed_systems.crf.near_duplicate)"));
+    }
+    Ok(dropped.into_iter().map(|d| !d).collect())
+}
+
+/// Which training pages (`runs` of the training rows) near-duplicate a held-out page
+/// ([`near_duplicates`] on each training page's article, its blocks of a `content` class, and
+/// each held-out page's whole text).
+pub fn duplicate_training_pages(
+    train_blocks: &[BlockInfo],
+    targets: &[usize],
+    runs: &[std::ops::Range<usize>],
+    test_blocks: &[BlockInfo],
+    test_pages: &[usize],
+    content: &[bool],
+    settings: &CrfSettings,
+) -> Vec<bool> {
+    let train: Vec<Vec<&str>> = runs
+        .iter()
+        .map(|run| run.clone().filter(|&r| content.get(targets[r]).copied().unwrap_or(false)).flat_map(|r| train_blocks[r].text.split_whitespace()).collect())
+        .collect();
+    let test: Vec<Vec<&str>> = page_runs(test_pages).into_iter().map(|run| test_blocks[run].iter().flat_map(|b| b.text.split_whitespace()).collect()).collect();
+    near_duplicates(&train, &test, settings.shingle, settings.near_duplicate)
+}
+
+/// The shingles of a text: every run of `w` consecutive words, lower-cased and stripped of
+/// punctuation at their ends (words left empty are dropped), hashed. A text of fewer than `w`
+/// words has none.
+pub fn shingles(words: &[&str], w: usize) -> HashSet<u64> {
+    let words: Vec<String> = words.iter().map(|x| x.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).filter(|x| !x.is_empty()).collect();
+    if w == 0 {
+        return HashSet::new();
+    }
+    words
+        .windows(w)
+        .map(|s| {
+            let mut h = std::hash::DefaultHasher::new();
+            s.hash(&mut h);
+            h.finish()
+        })
+        .collect()
+}
+
+/// Which training texts near-duplicate some held-out text (Gibson et al. section 7, "No
+/// Duplicates": no article on both sides): the share of a training text's `w`-word shingles
+/// found among one held-out text's shingles (containment) reaches `threshold`. Containment
+/// rather than resemblance because the training side is a page's article and the held-out
+/// side a whole page, boilerplate included. A training text without shingles is never one.
+pub fn near_duplicates(train: &[Vec<&str>], test: &[Vec<&str>], w: usize, threshold: f64) -> Vec<bool> {
+    let held: Vec<HashSet<u64>> = test.iter().map(|t| shingles(t, w)).collect();
+    train
+        .iter()
+        .map(|t| {
+            let s = shingles(t, w);
+            !s.is_empty() && held.iter().any(|h| s.iter().filter(|x| h.contains(x)).count() as f64 >= threshold * s.len() as f64)
+        })
+        .collect()
 }
 
 /// The predicates of one block (see the module docs), before history.
@@ -195,6 +276,24 @@ mod tests {
         assert!(x.contains(&"PREV-w=story:1".to_string()));
         assert!(!names(&seq[0]).iter().any(|a| a.starts_with("PREV-")));
         assert_eq!(sequence(&blocks, false)[1].len(), predicates(&blocks, 1).len());
+    }
+
+    #[test]
+    fn near_duplicates_by_shingle_containment() {
+        let words = |s: &'static str| s.split_whitespace().collect::<Vec<&str>>();
+        // Three-word shingles of "the cat sat on the mat": the cat sat / cat sat on / sat on the /
+        // on the mat (4). Punctuation and case do not matter.
+        assert_eq!(shingles(&words("The cat, sat on the MAT."), 3).len(), 4);
+        assert_eq!(shingles(&words("the cat sat on the mat"), 3), shingles(&words("The cat, sat on the MAT."), 3));
+        assert!(shingles(&words("too short"), 3).is_empty());
+        let train = [words("the cat sat on the mat"), words("a dog ran in the park"), words("hi")];
+        // The first held-out page holds 2 of the cat text's 4 shingles (the cat sat, cat sat
+        // on) amid boilerplate: containment 2/4 = 0.5. The second holds 2 of the dog text's 4
+        // (ran in the, in the park): 0.5. "hi" has no shingle and is never a duplicate.
+        let test = [words("home news the cat sat on a sofa contact us"), words("ran in the park today")];
+        assert_eq!(near_duplicates(&train, &test, 3, 0.5), vec![true, true, false]);
+        assert_eq!(near_duplicates(&train, &test, 3, 0.6), vec![false, false, false]);
+        assert_eq!(near_duplicates(&train, &test[..1], 3, 0.5), vec![true, false, false]);
     }
 
     /// A 3-block page trained five times: the CRF (through crfs's L-BFGS and Viterbi) gives

@@ -15,6 +15,7 @@ mod majority;
 pub mod mss;
 mod samme;
 mod self_training;
+pub mod settings;
 mod single_view;
 pub mod timbl;
 
@@ -29,8 +30,9 @@ pub use majority::Majority;
 pub use mss::MaxSubsequence;
 pub use samme::Samme;
 pub use self_training::SelfTraining;
+pub use settings::SeedSystems;
 pub use single_view::SingleView;
-pub use timbl::{Timbl, Weighting};
+pub use timbl::{Protocol, Timbl, Weighting};
 
 /// One fold of an experiment, as a baseline sees it.
 pub struct Fold<'a> {
@@ -57,6 +59,15 @@ pub struct Fold<'a> {
     pub train_blocks: &'a [BlockInfo],
     pub test_blocks: &'a [BlockInfo],
     pub test_pages: &'a [usize],
+    /// The site of each training and held-out block, numbered alike on both sides (and for the
+    /// pool); a page without a site is a site of its own.
+    pub train_sites: &'a [usize],
+    pub test_sites: &'a [usize],
+    /// The pool's blocks (row for row with `pool`), the pool page of each (blocks of a page
+    /// contiguous, in document order) and its site.
+    pub pool_blocks: &'a [BlockInfo],
+    pub pool_pages: &'a [usize],
+    pub pool_sites: &'a [usize],
 }
 
 /// A learner measured beside the co-trained ones.
@@ -80,10 +91,13 @@ pub const BUILT_IN: &[(&str, Constructor)] = &[
     // The seed papers' systems (configs/seed-baselines.toml).
     ("boilerpipe", |_| Box::new(Boilerpipe { filter_depth: None })),
     ("boilerpipe-filter", |_| Box::new(Boilerpipe { filter_depth: Some(boilerpipe::FILTER_DEPTH) })),
-    ("timbl", |_| Box::new(Timbl { k: 1, weighting: Weighting::GainRatio })),
-    ("timbl-ig", |_| Box::new(Timbl { k: 1, weighting: Weighting::InformationGain })),
-    ("timbl-chi2", |_| Box::new(Timbl { k: 1, weighting: Weighting::ChiSquare })),
-    ("max-subsequence", |_| Box::new(MaxSubsequence)),
+    ("timbl", |_| Box::new(Timbl { k: 1, weighting: Weighting::GainRatio, protocol: Protocol::Merged })),
+    ("timbl-ig", |_| Box::new(Timbl { k: 1, weighting: Weighting::InformationGain, protocol: Protocol::Merged })),
+    ("timbl-chi2", |_| Box::new(Timbl { k: 1, weighting: Weighting::ChiSquare, protocol: Protocol::Merged })),
+    ("timbl-within-site", |_| Box::new(Timbl { k: 1, weighting: Weighting::GainRatio, protocol: Protocol::WithinSite })),
+    ("timbl-across-site", |_| Box::new(Timbl { k: 1, weighting: Weighting::GainRatio, protocol: Protocol::AcrossSite })),
+    ("max-subsequence", |_| Box::new(MaxSubsequence { semi: false })),
+    ("max-subsequence-semi", |_| Box::new(MaxSubsequence { semi: true })),
     ("crf", |_| Box::new(Crf { history: false })),
     ("crf-history", |_| Box::new(Crf { history: true })),
 ];
@@ -95,7 +109,19 @@ pub fn by_name(name: &str, config: &ExperimentConfig) -> Option<Box<dyn Baseline
 
 /// The seed papers' systems among [`BUILT_IN`]: run only when a config names them, so configs
 /// without `evaluation.baselines` keep their figures.
-pub const SEED_SYSTEMS: &[&str] = &["boilerpipe", "boilerpipe-filter", "timbl", "timbl-ig", "timbl-chi2", "max-subsequence", "crf", "crf-history"];
+pub const SEED_SYSTEMS: &[&str] = &[
+    "boilerpipe",
+    "boilerpipe-filter",
+    "timbl",
+    "timbl-ig",
+    "timbl-chi2",
+    "timbl-within-site",
+    "timbl-across-site",
+    "max-subsequence",
+    "max-subsequence-semi",
+    "crf",
+    "crf-history",
+];
 
 /// The baselines a config asks for: `evaluation.baselines`, or all built-in ones but the
 /// [`SEED_SYSTEMS`] (SAMME only with `samme_stumps > 0`). Unknown names were refused when the

@@ -313,3 +313,16 @@ fn features_json_is_one_record_per_page_and_line() {
         assert!(records[1]["path"].as_str().unwrap().ends_with("table.html"), "{view}");
     }
 }
+
+/// A run that fails does not print "done" before its error (the progress line said "done in
+/// X s" and then the error followed).
+#[test]
+fn a_failed_experiment_says_it_stopped_not_done() {
+    let config = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs/demo.toml");
+    let out = parcels().arg("experiment").arg(&config).args(["--set", "evaluation.folds=50", "--out"]).arg(scratch("stopped")).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("demo: stopped after"), "{stderr}");
+    assert!(!stderr.contains("done in"), "{stderr}");
+    assert!(stderr.contains("evaluation.folds = 50"), "{stderr}");
+}

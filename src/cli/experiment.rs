@@ -39,7 +39,7 @@ pub fn experiment(args: &ExperimentArgs) -> anyhow::Result<ExitCode> {
     let out = args.out.clone().unwrap_or_else(|| default_report_dir(&config.name));
     let reporter = Reporter::new(&config.name);
     let results = run(&config, &reporter);
-    reporter.finish();
+    reporter.finish(results.is_ok());
     let results = results?;
     parcels::report::write_all(&results, &out)?;
     print!("{}", parcels::report::error_table(&results));
@@ -91,7 +91,7 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
     let config = parcels::experiment::ExperimentConfig::load_with(&args.config, &args.set)?;
     let reporter = Reporter::new(&config.name);
     let model = parcels::apply::train(&config, &reporter);
-    reporter.finish();
+    reporter.finish(model.is_ok());
     let model = model?;
     model.save(&args.out)?;
     println!(
@@ -135,7 +135,7 @@ pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
     let folds = config.evaluation.folds as u64;
     let reporter = Reporter::new(&config.name);
     let done = parcels::apply::cross_extract(&config, &reporter);
-    reporter.finish();
+    reporter.finish(done.is_ok());
     let (pages, models) = done?;
     let mut out = String::new();
     let mut failed = 0;

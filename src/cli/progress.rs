@@ -35,12 +35,16 @@ impl Reporter {
         Reporter { name: name.to_string(), bar, total: AtomicU64::new(0), done: AtomicU64::new(0), started: Instant::now(), last_line: Mutex::new(None) }
     }
 
-    /// Clears the bar (call before printing results).
-    pub fn finish(&self) {
+    /// Clears the bar (call before printing results). Without a bar, says how long the run
+    /// took: "done", or "stopped" when it failed (`ok` false), so that the error printed next
+    /// does not follow a line claiming success.
+    pub fn finish(&self, ok: bool) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
-        } else {
+        } else if ok {
             eprintln!("{}: done in {:.1} s", self.name, self.started.elapsed().as_secs_f64());
+        } else {
+            eprintln!("{}: stopped after {:.1} s", self.name, self.started.elapsed().as_secs_f64());
         }
     }
 

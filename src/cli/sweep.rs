@@ -33,7 +33,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     } else {
         let reporter = Reporter::new(&sweep.name);
         let cells = parcels::sweep::run(&sweep, &out, &reporter);
-        reporter.finish();
+        reporter.finish(cells.is_ok());
         cells?
     };
     let report = args.report.clone().unwrap_or_else(|| out.join("report"));

@@ -83,12 +83,30 @@ impl TrainIndex {
         let (tot_pos32, tot_neg32) = d.totals(true);
         let avx2 = has_avx2();
         let search = FeatureSearch { index: self, d, tot_pos, tot_neg, tot_pos32, tot_neg32, avx2 };
-        let mut screened: Vec<Screened> = self
-            .searched
-            .par_iter()
-            .map_init(Scratch::default, |scratch, &f| search.dispatch(Stage::Screen, f, scratch))
-            .flat_map_iter(|found| found.screened)
+        let screen = |features: &[usize]| -> Vec<Screened> {
+            features
+                .par_iter()
+                .map_init(Scratch::default, |scratch, &f| search.dispatch(Stage::Screen, f, scratch))
+                .flat_map_iter(|found| found.screened)
+                .collect()
+        };
+        // Numeric features first; their best cut bounds the round's minimum Z from above, and a
+        // token column whose lower bound is above that cannot hold the minimum: it is not
+        // screened (`TokenBound`). Most of a vocabulary is rare words of little weight.
+        let n_numeric = self.numeric.len();
+        let (numeric, tokens) = self.searched.split_at(self.searched.partition_point(|&f| f < n_numeric));
+        let mut screened = screen(numeric);
+        let ceiling = screen_bound(screened.iter().map(|c| c.s).fold(f64::INFINITY, f64::min)) + TokenBound::SLACK;
+        let bound = TokenBound::new(tot_pos, tot_neg, d);
+        let kept: Vec<usize> = tokens
+            .iter()
+            .copied()
+            .filter(|&f| {
+                let lower = bound.lower(&self.tokens[f - n_numeric]);
+                lower.is_nan() || lower <= ceiling
+            })
             .collect();
+        screened.extend(screen(&kept));
         let lowest = screened.iter().map(|c| c.s).fold(f64::INFINITY, f64::min);
         let bound = screen_bound(lowest);
         screened.retain(|c| survives(c.s, bound));
@@ -144,6 +162,45 @@ fn searched_features(n_numeric: usize, tokens: &[Vec<u32>]) -> Vec<usize> {
     let mut searched: Vec<usize> = (0..n_numeric).collect();
     searched.extend(tokens.iter().enumerate().filter(|(_, rows)| seen.insert(rows.as_slice())).map(|(t, _)| n_numeric + t));
     searched
+}
+
+/// A lower bound on the Z of a token column's split from one sum over its blocks, instead of
+/// per-class sums and square roots. Per class l, with the present part (a, b) and the totals
+/// (A, B): √((A−a)(B−b)) = √(AB)·√(1−a/A)·√(1−b/B) ≥ √(AB)·(1 − a/A − b/B), so
+/// √(ab) + √((A−a)(B−b)) ≥ √(AB) − a·√(B/A) − b·√(A/B), which is linear in the part's
+/// weights. Summed over classes: Z ≥ 2·(Σ_l √(A_l B_l) − Σ_{i in the part} c_i), with block i's
+/// c_i = D(i, yᵢ)·√(B_y/A_y) + Σ_{l≠yᵢ} D(i, l)·√(A_l/B_l) (a class with no weight on a side has
+/// none in any part, and its term is 0). A word in a few blocks of ordinary weight cannot move
+/// Z by more than their weight, so after the first rounds most of a vocabulary is left out.
+struct TokenBound {
+    /// Σ_l √(A_l B_l) over the round's f64 totals.
+    unsplit: f64,
+    /// c_i per block.
+    block: Vec<f64>,
+}
+
+impl TokenBound {
+    /// Rounding allowance between the bound and the f64 Z the exact stage computes: the
+    /// screening stage's absolute margin, times 4 (the factor 2 of Z, and room).
+    const SLACK: f64 = 4.0 * SCREEN_ABSOLUTE;
+
+    fn new(tot_pos: &[f64], tot_neg: &[f64], d: &Distribution) -> Self {
+        let unsplit = tot_pos.iter().zip(tot_neg).map(|(a, b)| (a * b).sqrt()).sum();
+        let ratio = |num: f64, den: f64| if num > 0.0 && den > 0.0 { (num / den).sqrt() } else { 0.0 };
+        let pos_factor: Vec<f64> = tot_pos.iter().zip(tot_neg).map(|(&a, &b)| ratio(b, a)).collect();
+        let neg_factor: Vec<f64> = tot_pos.iter().zip(tot_neg).map(|(&a, &b)| ratio(a, b)).collect();
+        let s = d.stride;
+        let block = (0..d.labels.len())
+            .map(|i| d.pos[i] * pos_factor[d.labels[i]] + d.neg[i * s..(i + 1) * s].iter().zip(&neg_factor).map(|(w, f)| w * f).sum::<f64>())
+            .collect();
+        Self { unsplit, block }
+    }
+
+    /// The bound for the split on the blocks `rows`.
+    fn lower(&self, rows: &[u32]) -> f64 {
+        let moved: f64 = rows.iter().map(|&r| self.block[r as usize]).sum();
+        2.0 * (self.unsplit - moved)
+    }
 }
 
 /// Total order used to pick the round's stump: smallest Z, then lowest feature, then lowest bin.
@@ -531,5 +588,47 @@ impl FeatureSearch<'_> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The bound that leaves token columns out is below the f64 Z of every token column's
+    /// split, under uneven distributions (blocks' and classes' weights spread over 6 orders of
+    /// magnitude, some classes without weight on one side).
+    #[test]
+    fn token_bound_is_below_every_token_split() {
+        for seed in 0..20u64 {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let (m, k) = (60, 5);
+            let labels: Vec<usize> = (0..m).map(|_| rng.gen_range(0..k - 1)).collect();
+            let weights: Vec<f64> = (0..m).map(|_| 10f64.powf(rng.gen_range(-6.0..0.0))).collect();
+            let total: f64 = weights.iter().sum::<f64>() * k as f64;
+            let mut d = Distribution::new(&labels, k, &weights.iter().map(|w| w / total).collect::<Vec<_>>());
+            for w in d.neg.iter_mut() {
+                *w *= 10f64.powf(rng.gen_range(-3.0..3.0));
+            }
+            let (tot_pos, tot_neg) = {
+                let (p, n) = d.totals(false);
+                (p.to_vec(), n.to_vec())
+            };
+            let bound = TokenBound::new(&tot_pos, &tot_neg, &d);
+            let s = d.stride;
+            for _ in 0..40 {
+                let rows: Vec<u32> = (0..m as u32).filter(|_| rng.gen_bool(0.1)).collect();
+                let (mut pos, mut neg) = (vec![0.0; s], vec![0.0; s]);
+                for &r in &rows {
+                    let i = r as usize;
+                    pos[d.labels[i]] += d.pos[i];
+                    add_assign(&mut neg, &d.neg[i * s..(i + 1) * s]);
+                }
+                let z = 2.0 * split_z(&pos, &neg, &tot_pos, &tot_neg);
+                let lower = bound.lower(&rows);
+                assert!(lower <= z + 1e-12, "seed {seed}: bound {lower} above Z {z} for {rows:?}");
+            }
+        }
     }
 }

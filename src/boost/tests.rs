@@ -490,3 +490,36 @@ fn scores_are_the_stumps_outputs_summed_block_by_block_bit_for_bit() {
         assert_eq!(got, expected, "block {row}");
     }
 }
+
+/// Many rare words, as a real vocabulary: the search leaves out the token columns whose bound
+/// cannot beat the round's best numeric cut (`search::TokenBound`), and still picks the stumps
+/// of an exhaustive search.
+#[test]
+fn rare_tokens_left_out_by_the_bound_do_not_change_the_stumps() {
+    for (seed, k) in [(31, 3), (32, 6)] {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let m = 160;
+        let numeric = Array2::from_shape_fn((m, 2), |_| rng.gen_range(-1.0..1.0));
+        let n_tokens = 120;
+        let tokens: Vec<Vec<usize>> = (0..m).map(|_| (0..n_tokens).filter(|&t| rng.gen_bool(if t < 4 { 0.3 } else { 0.02 })).collect()).collect();
+        let mut y: Vec<usize> = (0..m)
+            .map(|i| {
+                let signal = usize::from(numeric[(i, 0)] > 0.0) + usize::from(tokens[i].contains(&1));
+                if rng.gen_bool(0.8) {
+                    signal % k
+                } else {
+                    rng.gen_range(0..k)
+                }
+            })
+            .collect();
+        y[0] = k - 1;
+        let x = matrix(numeric, tokens, n_tokens);
+        let rounds = 25;
+        let reference = reference_boost(&x, &y, k, rounds);
+        let model = exact(rounds).train(&x, &y).expect("trains");
+        assert_eq!(model.stumps().len(), reference.tests.len(), "seed {seed}");
+        for (t, s) in model.stumps().iter().enumerate() {
+            assert_eq!(s.test, reference.tests[t], "seed {seed}, round {t}");
+        }
+    }
+}

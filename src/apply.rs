@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::boost::AdaBoostMh;
 use crate::corpus::{ArticleRoles, LabelScheme};
 use crate::cotrain::{TwoViews, View};
+use crate::css::CssWarning;
 use crate::dataset::{prepare, view_builder, DataError, Prepared};
 use crate::divide::{Divider, DividerConfig, Division};
 use crate::experiment::{fold_seed, ExperimentConfig};
@@ -250,7 +251,10 @@ pub fn cross_extract(config: &ExperimentConfig, progress: &dyn Progress) -> Resu
                 .into_iter()
                 .map(|p| {
                     let path = data.page_paths[p].clone();
-                    let result = Page::load(&path, &LoadOptions::default()).map_err(ModelError::from).and_then(|page| classifier.extract(&page));
+                    let result = Page::load(&path, &LoadOptions::default())
+                        .map_err(ModelError::from)
+                        .and_then(|page| classifier.extract(&page))
+                        .map(|e| (e.article, e.blocks));
                     HeldOutPage { fold: f, path, result }
                 })
                 .collect();
@@ -345,20 +349,22 @@ impl Classifier {
     }
 
     /// Divides a page and labels every block.
-    pub fn classify(&self, page: &Page) -> Result<(Division, Vec<ClassifiedBlock>), ModelError> {
-        let (division, blocks, _) = self.decide(page)?;
-        Ok((division, blocks))
+    pub fn classify(&self, page: &Page) -> Result<Classified, ModelError> {
+        let (classified, _) = self.decide(page)?;
+        Ok(classified)
     }
 
     /// Classifies a page's blocks; also returns, per block, the class probabilities of the
     /// learner that decided it.
-    fn decide(&self, page: &Page) -> Result<(Division, Vec<ClassifiedBlock>, ndarray::Array2<f64>), ModelError> {
+    fn decide(&self, page: &Page) -> Result<(Classified, ndarray::Array2<f64>), ModelError> {
         let in_page = |source: ModelError| ModelError::Page { path: page.path.clone(), source: Box::new(source) };
         let division = self.divider.divide(page);
         if division.blocks.is_empty() {
-            return Ok((division, Vec::new(), ndarray::Array2::zeros((0, self.model.scheme.len()))));
+            let nothing = Classified { division, blocks: Vec::new(), warnings: Vec::new() };
+            return Ok((nothing, ndarray::Array2::zeros((0, self.model.scheme.len()))));
         }
         let views = self.builder.build(page, &division).map_err(|source| ModelError::View { path: page.path.clone(), source })?;
+        let warnings = views.warnings;
         let views = TwoViews { stylistic: views.stylistic, lexical: views.lexical };
         let m = &self.model;
         let d = crate::train::decide(&m.stylistic, &m.lexical, m.context.as_ref(), &views, &vec![0; views.n_rows()], &self.classes)
@@ -382,14 +388,14 @@ impl Classifier {
                 text: b.text.clone(),
             })
             .collect();
-        Ok((division, blocks, d.probabilities))
+        Ok((Classified { division, blocks, warnings }, d.probabilities))
     }
 
     /// Classifies a page's blocks and assembles its article from them; the reporter and date
     /// come from what the page declares (JSON-LD, `<meta>`) first ([`crate::fields`]).
-    pub fn extract(&self, page: &Page) -> Result<(Article, Vec<ClassifiedBlock>), ModelError> {
+    pub fn extract(&self, page: &Page) -> Result<Extracted, ModelError> {
         let roles = self.model.scheme.article.as_ref().ok_or_else(|| ModelError::NoArticleRoles { scheme: self.model.scheme.name.clone() })?;
-        let (_, blocks, p) = self.decide(page)?;
+        let (Classified { blocks, warnings, .. }, p) = self.decide(page)?;
         let scheme = &self.model.scheme;
         let title = match roles.title.as_ref().and_then(|t| scheme.index(t)) {
             Some(c) => p.column(c).to_vec(),
@@ -403,8 +409,27 @@ impl Classifier {
         let meta = PageMetadata::read(&page.html);
         a.title = crate::fields::title(&meta, &texts, a.title.take());
         crate::fields::fill(&meta, &texts, a.title.as_deref(), &mut a.reporter, &mut a.date);
-        Ok((a, blocks))
+        Ok(Extracted { article: a, blocks, warnings })
     }
+}
+
+/// A page's division and its classified blocks, in block order.
+#[derive(Debug, Clone)]
+pub struct Classified {
+    pub division: Division,
+    pub blocks: Vec<ClassifiedBlock>,
+    /// What the CSS stage left out of the stylistic view (a missing or unreadable sheet, a
+    /// limit reached), for the caller to report: the labels were made without it.
+    pub warnings: Vec<CssWarning>,
+}
+
+/// A page's article, the classified blocks it was assembled from, and the CSS stage's warnings
+/// (see [`Classified::warnings`]).
+#[derive(Debug, Clone)]
+pub struct Extracted {
+    pub article: Article,
+    pub blocks: Vec<ClassifiedBlock>,
+    pub warnings: Vec<CssWarning>,
 }
 
 /// The article of a page, from its classified blocks.

@@ -30,7 +30,7 @@
 //! </body></html>"#;
 //! let page = Page::from_bytes("fair.html", html.as_bytes(), &LoadOptions::default())?;
 //! let classifier = Classifier::new(parcels::models::default_model()?)?;
-//! let (article, blocks) = classifier.extract(&page)?;
+//! let parcels::apply::Extracted { article, blocks, .. } = classifier.extract(&page)?;
 //! println!("{}", article.title.as_deref().unwrap_or("(no title)"));
 //! println!("{}", article.main_text);
 //! for b in &blocks {

@@ -142,8 +142,8 @@ fn load_options(max_bytes: Option<usize>) -> LoadOptions {
 /// The extract record line of one page (`parcels extract`'s JSON), with `url` in front when
 /// known.
 fn extract_record(classifier: &Classifier, page: &Page, path: &Path, url: Option<&str>) -> Result<String, String> {
-    let (article, blocks) = classifier.extract(page).map_err(|e| error_chain(&e))?;
-    let record = crate::output::article_record(path, &article, &blocks).map_err(|e| e.to_string())?;
+    let extracted = classifier.extract(page).map_err(|e| error_chain(&e))?;
+    let record = crate::output::article_record(path, &extracted.article, &extracted.blocks).map_err(|e| e.to_string())?;
     Ok(crate::output::with_fields(&record.to_string(), &[("url", url)]))
 }
 
@@ -212,7 +212,7 @@ fn extract<'py>(
         match format {
             ExtractOutput::Record | ExtractOutput::Json => extract_record(&classifier, &page, &name, url.as_deref()),
             ExtractOutput::Text | ExtractOutput::Markdown => {
-                let (article, _) = classifier.extract(&page).map_err(|e| error_chain(&e))?;
+                let article = classifier.extract(&page).map_err(|e| error_chain(&e))?.article;
                 Ok(match format {
                     ExtractOutput::Text => crate::output::article_text(&article),
                     _ => {
@@ -247,7 +247,7 @@ fn classify<'py>(
     let opts = load_options(max_bytes);
     let blocks = py.detach(|| -> Result<serde_json::Value, String> {
         let page = html.page(&name, &opts)?;
-        let (_, blocks) = classifier.classify(&page).map_err(|e| error_chain(&e))?;
+        let blocks = classifier.classify(&page).map_err(|e| error_chain(&e))?.blocks;
         // Through the CLI's record, so the blocks' fields come in the order it prints them.
         Ok(crate::output::classified_record(&name, &blocks)["blocks"].take())
     });

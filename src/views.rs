@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 
 pub use groups::{FeatureGroup, GroupError, GroupOutput, PageContext, Registry, ViewKind};
 
-use crate::css::StyledDom;
+use crate::css::{CssWarning, StyledDom};
 use crate::divide::Division;
 use crate::lexical::IdfTable;
 use crate::matrix::{FeatureMatrix, MatrixError, SparseRows};
@@ -96,6 +96,9 @@ pub enum ViewError {
 pub struct PageViews {
     pub stylistic: FeatureMatrix,
     pub lexical: FeatureMatrix,
+    /// What the CSS stage met and left out on the way (a missing or unreadable sheet, a sheet
+    /// outside the page's tree, a limit reached): the views describe the page without it.
+    pub warnings: Vec<CssWarning>,
 }
 
 /// The chosen groups of one view and where their columns go.
@@ -176,7 +179,8 @@ impl ViewBuilder {
         let ctx = PageContext::new(page, division, &styled, &self.style, Some(&self.idf));
         let stylistic = self.matrix(ViewKind::Stylistic, &self.stylistic, &ctx)?;
         let lexical = self.matrix(ViewKind::Lexical, &self.lexical, &ctx)?;
-        Ok(PageViews { stylistic, lexical })
+        drop(ctx);
+        Ok(PageViews { stylistic, lexical, warnings: styled.warnings })
     }
 
     fn matrix(&self, view: ViewKind, plan: &ViewPlan, ctx: &PageContext<'_>) -> Result<FeatureMatrix, ViewError> {

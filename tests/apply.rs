@@ -28,15 +28,15 @@ fn a_saved_model_predicts_exactly_like_the_trained_one_and_extracts_articles() {
     model.save(&path).unwrap();
     let loaded = TrainedModel::load(&path).unwrap();
     let page = Page::load(root().join("corpora/demo/pool/citybeacon-1.html"), &LoadOptions::default()).unwrap();
-    let (_, a) = Classifier::new(model).unwrap().classify(&page).unwrap();
+    let a = Classifier::new(model).unwrap().classify(&page).unwrap().blocks;
     let loaded = Classifier::new(loaded).unwrap();
-    let (division, b) = loaded.classify(&page).unwrap();
+    let parcels::apply::Classified { division, blocks: b, .. } = loaded.classify(&page).unwrap();
     assert_eq!(a.len(), division.blocks.len());
     for (x, y) in a.iter().zip(&b) {
         assert_eq!((x.id, &x.label, x.confidence.to_bits(), x.view), (y.id, &y.label, y.confidence.to_bits(), y.view));
     }
     // An unseen page of a site in the pool: the article comes out in document order.
-    let (art, blocks) = loaded.extract(&page).unwrap();
+    let parcels::apply::Extracted { article: art, blocks, .. } = loaded.extract(&page).unwrap();
     assert_eq!(blocks.len(), b.len());
     assert!(art.main_text.contains("bike lanes"), "{}", art.main_text);
     assert!(!art.main_text.contains("Advertisement"));

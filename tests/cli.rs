@@ -326,3 +326,24 @@ fn a_failed_experiment_says_it_stopped_not_done() {
     assert!(!stderr.contains("done in"), "{stderr}");
     assert!(stderr.contains("evaluation.folds = 50"), "{stderr}");
 }
+
+/// `extract` and `classify` name a style sheet they could not find, as `features` does, and
+/// still give the page its record: the labels were made without the sheet.
+#[test]
+fn extract_and_classify_name_a_missing_style_sheet() {
+    let dir = scratch("sheetwarn");
+    let page = dir.join("page.html");
+    let html = r#"<html><head><title>Fair</title><link rel="stylesheet" href="gone.css"></head><body>
+        <h1>Village fair draws record crowd</h1>
+        <p>More than five thousand people came to the fair on Saturday, the organisers said.</p>
+        </body></html>"#;
+    std::fs::write(&page, html).unwrap();
+    for command in ["extract", "classify"] {
+        let out = parcels().args([command, "--format", "json"]).arg(&page).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&format!("{}: style sheet gone.css not found", page.display())), "{command}: {stderr}");
+        let record: serde_json::Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+        assert!(!record["blocks"].as_array().unwrap().is_empty(), "{command}: {record}");
+    }
+}

@@ -23,7 +23,7 @@ fn every_corpus_page_gives_an_article() {
             let r = Page::load(path, &LoadOptions::default())
                 .map_err(|e| e.to_string())
                 .and_then(|page| classifier.extract(&page).map_err(|e| e.to_string()))
-                .map(|(article, _)| article.main_text.split_whitespace().count());
+                .map(|e| e.article.main_text.split_whitespace().count());
             (*corpus, r)
         })
         .collect();

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use parcels::apply::{Classifier, TrainedModel};
+use parcels::apply::{Classified, Classifier, Extracted, TrainedModel};
+use parcels::css::CssWarning;
 use parcels::divide::Divider;
 use parcels::output::{self, Format};
 
@@ -65,6 +66,14 @@ fn classifier(args: &ApplyArgs) -> anyhow::Result<Classifier> {
     Ok(Classifier::new(model)?)
 }
 
+/// A page's CSS warnings on stderr, one line each (they name the page), as `features` prints
+/// them: the labels were made without what they name.
+fn print_warnings(warnings: &[CssWarning]) {
+    for w in warnings {
+        eprintln!("{w}");
+    }
+}
+
 /// How a command's output in `format` names its pages.
 fn naming(format: Format, batch: &super::Batch) -> Naming {
     match format {
@@ -80,7 +89,8 @@ pub fn classify(args: &ClassifyArgs) -> anyhow::Result<ExitCode> {
     let opts = args.apply.input.load_options();
     let batch = args.apply.input.batch()?;
     print_sources(None, &batch, &opts, naming(args.format, &batch), |source, page| {
-        let (_, blocks) = classifier.classify(page)?;
+        let Classified { blocks, warnings, .. } = classifier.classify(page)?;
+        print_warnings(&warnings);
         Ok(match args.format {
             Format::Text => output::classified_text(&blocks),
             _ => format!("{}\n", output::classified_record(source.path, &blocks)),
@@ -98,7 +108,8 @@ pub fn extract(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
     let opts = args.apply.input.load_options();
     let batch = args.apply.input.batch()?;
     print_sources(None, &batch, &opts, naming(args.format, &batch), |source, page| {
-        let (a, blocks) = classifier.extract(page)?;
+        let Extracted { article: a, blocks, warnings } = classifier.extract(page)?;
+        print_warnings(&warnings);
         Ok(match args.format {
             Format::Text => output::article_text(&a),
             Format::Markdown => parcels::markdown::article_markdown(page, &divider.divide(page), &a, source.url),

@@ -122,7 +122,7 @@ fn classifier() -> &'static Classifier {
 /// command's JSON record and text. Returns the number of blocks.
 pub fn extract(data: &[u8]) -> Result<usize, String> {
     let page = load(data)?;
-    let (article, blocks) = classifier().extract(&page).map_err(|e| e.to_string())?;
+    let parcels::apply::Extracted { article, blocks, .. } = classifier().extract(&page).map_err(|e| e.to_string())?;
     for b in &blocks {
         assert!(b.confidence.is_finite(), "block {}: confidence {}", b.id, b.confidence);
     }

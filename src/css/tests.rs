@@ -374,3 +374,25 @@ fn import_chains_deeper_than_the_bound_stop_with_a_warning() {
     assert_ne!(s.select(&page, &format!(".c{}", MAX_IMPORT_DEPTH + 1)).unwrap().color, RED);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Found by the `css` fuzz target (`tests/fuzz/regressions/css/hsl-hue-of-1e11-degrees.css`):
+/// a hue of 10¹¹ degrees, written out or made by `calc()`, trips a `debug_assert!` in
+/// cssparser-color 0.5.0 (lightningcss reduces the hue modulo 360 in `f32`, which leaves it
+/// outside [0, 1] at that size) and aborts a build with debug assertions. Release builds, and
+/// since then our dev and test profiles (`Cargo.toml`), skip the assertion: the page is styled,
+/// the colour is some opaque colour, and the rule after it still applies.
+#[test]
+fn a_hue_of_a_hundred_billion_degrees_styles_the_page() {
+    let (page, s) = inline(
+        r#"<html><head><style>
+        p.a { color: hsl(100000000000 50% 50%) }
+        p.b { color: hsl(calc(100000 * 1000000) 50% 50%) }
+        p.c { color: rgb(1, 2, 3) }
+        </style></head><body><p class="a">a</p><p class="b">b</p><p class="c">c</p>
+        <font color="hsl(100000000000 50% 50%)">d</font></body></html>"#,
+    );
+    for class in ["p.a", "p.b"] {
+        assert_eq!(s.select(&page, class).unwrap().color.0[3], 255, "{class}");
+    }
+    assert_eq!(s.select(&page, "p.c").unwrap().color, Rgba([1, 2, 3, 255]));
+}

@@ -611,12 +611,14 @@ mod tests {
             for w in d.neg.iter_mut() {
                 *w *= 10f64.powf(rng.gen_range(-3.0..3.0));
             }
-            let (tot_pos, tot_neg) = {
-                let (p, n) = d.totals(false);
-                (p.to_vec(), n.to_vec())
-            };
-            let bound = TokenBound::new(&tot_pos, &tot_neg, &d);
+            // The totals of the scaled weights (the distribution's own were summed before).
             let s = d.stride;
+            let (mut tot_pos, mut tot_neg) = (vec![0.0; s], vec![0.0; s]);
+            for i in 0..m {
+                tot_pos[d.labels[i]] += d.pos[i];
+                add_assign(&mut tot_neg, &d.neg[i * s..(i + 1) * s]);
+            }
+            let bound = TokenBound::new(&tot_pos, &tot_neg, &d);
             for _ in 0..40 {
                 let rows: Vec<u32> = (0..m as u32).filter(|_| rng.gen_bool(0.1)).collect();
                 let (mut pos, mut neg) = (vec![0.0; s], vec![0.0; s]);

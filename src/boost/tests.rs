@@ -238,16 +238,24 @@ fn reference_boost(x: &FeatureMatrix, y: &[usize], k: usize, rounds: usize) -> R
     out
 }
 
+/// Trains `rounds` exact rounds and the brute-force reference on the same data, asserts that
+/// every round picks the reference's test, and returns both for further checks.
+fn same_tests_as_the_reference(x: &FeatureMatrix, y: &[usize], k: usize, rounds: usize, seed: u64) -> (AdaBoostMh, Reference) {
+    let reference = reference_boost(x, y, k, rounds);
+    let model = exact(rounds).train(x, y).expect("trains");
+    assert_eq!(model.stumps().len(), reference.tests.len(), "seed {seed}");
+    for (t, s) in model.stumps().iter().enumerate() {
+        assert_eq!(s.test, reference.tests[t], "seed {seed}, round {t}");
+    }
+    (model, reference)
+}
+
 #[test]
 fn fast_search_agrees_with_a_brute_force_reference() {
     for seed in [1, 2, 3] {
         let (x, y) = random_data(seed, 40, 3);
-        let rounds = 15;
-        let reference = reference_boost(&x, &y, 3, rounds);
-        let model = exact(rounds).train(&x, &y).expect("trains");
-        assert_eq!(model.stumps().len(), reference.tests.len(), "seed {seed}");
+        let (model, reference) = same_tests_as_the_reference(&x, &y, 3, 15, seed);
         for (t, s) in model.stumps().iter().enumerate() {
-            assert_eq!(s.test, reference.tests[t], "seed {seed}, round {t}");
             for j in 0..3 {
                 for l in 0..3 {
                     let (a, b) = (s.outputs[j][l], reference.outputs[t][j][l]);
@@ -313,12 +321,8 @@ fn columns_of_mostly_one_value_or_missing_give_the_reference_stumps() {
     for (seed, k) in [(7, 3), (8, 5), (9, 17)] {
         let (x, mut y) = mostly_one_value_data(seed, 200, k);
         y[0] = k - 1;
-        let rounds = 12;
-        let reference = reference_boost(&x, &y, k, rounds);
-        let model = exact(rounds).train(&x, &y).expect("trains");
-        assert_eq!(model.stumps().len(), reference.tests.len(), "seed {seed}");
+        let (model, reference) = same_tests_as_the_reference(&x, &y, k, 12, seed);
         for (t, s) in model.stumps().iter().enumerate() {
-            assert_eq!(s.test, reference.tests[t], "seed {seed}, round {t}");
             for (mine, theirs) in s.outputs.iter().flatten().zip(reference.outputs[t].iter().flatten()) {
                 assert!((mine - theirs).abs() < 1e-9, "seed {seed} round {t}: {mine} vs {theirs}");
             }
@@ -514,12 +518,6 @@ fn rare_tokens_left_out_by_the_bound_do_not_change_the_stumps() {
             .collect();
         y[0] = k - 1;
         let x = matrix(numeric, tokens, n_tokens);
-        let rounds = 25;
-        let reference = reference_boost(&x, &y, k, rounds);
-        let model = exact(rounds).train(&x, &y).expect("trains");
-        assert_eq!(model.stumps().len(), reference.tests.len(), "seed {seed}");
-        for (t, s) in model.stumps().iter().enumerate() {
-            assert_eq!(s.test, reference.tests[t], "seed {seed}, round {t}");
-        }
+        same_tests_as_the_reference(&x, &y, k, 25, seed);
     }
 }

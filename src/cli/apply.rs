@@ -4,11 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use parcels::apply::{Classified, Classifier, Extracted, TrainedModel};
-use parcels::css::CssWarning;
 use parcels::divide::Divider;
 use parcels::output::{self, Format};
 
-use super::{print_sources, Naming, PageArgs};
+use super::{print_sources, print_warnings, Naming, PageArgs};
 
 /// Options of `parcels classify` and `parcels extract`.
 #[derive(Debug, Clone, clap::Args)]
@@ -64,14 +63,6 @@ fn classifier(args: &ApplyArgs) -> anyhow::Result<Classifier> {
         None => parcels::models::default_model()?,
     };
     Ok(Classifier::new(model)?)
-}
-
-/// A page's CSS warnings on stderr, one line each (they name the page), as `features` prints
-/// them: the labels were made without what they name.
-fn print_warnings(warnings: &[CssWarning]) {
-    for w in warnings {
-        eprintln!("{w}");
-    }
 }
 
 /// How a command's output in `format` names its pages.

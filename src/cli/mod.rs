@@ -195,6 +195,14 @@ where
     Ok(batch_status(failed, pages.len()))
 }
 
+/// A page's CSS warnings on stderr, one line each (each names the page): the features, labels
+/// or article were made without what they name.
+pub fn print_warnings(warnings: &[parcels::css::CssWarning]) {
+    for w in warnings {
+        eprintln!("{w}");
+    }
+}
+
 /// Prints the pages of a batch and then the HTML pages of its web archives, each through `job`
 /// (given where the page comes from and the loaded page), in order while they run, named as
 /// `naming` says. A JSON record carries `url` in front when the page's URL is known (`--url`),

@@ -155,9 +155,7 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
         Ok(match args.view {
             ViewName::Stylistic => {
                 let f = stylistic::extract(&page, &division, &style)?;
-                for w in &f.warnings {
-                    eprintln!("{w}");
-                }
+                super::print_warnings(&f.warnings);
                 match args.format {
                     Format::Tsv => prefix_lines(&f.to_tsv(), &shown),
                     Format::Svmlight => output::stylistic_svmlight(&f.rows, qid),

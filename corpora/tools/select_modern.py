@@ -7,10 +7,13 @@ import's status and block count (corpora/wcxb-dev/alignment.tsv).
 
 Rules: page type `article`; import status ok; a gold publish date in 2020 or later; 20 to 200
 text blocks (so that one page can be read block by block in one sitting: this leaves out the
-longest tenth of articles, say so when quoting results); one page per domain; the pages of the
-blind second labelling are the first ten of the draw.
+longest tenth of articles, say so when quoting results); one page per domain; beyond the first
+72 pages (the set of 2026-11-23), no domain of the unlabelled pool (corpora/pools/both-eras-pool.tsv),
+so that the pages added later share no site with the pool; the pages of the blind second labelling
+are the first ten of the draw. The draw is one fixed order: a larger --count keeps the pages of a
+smaller one and adds the next ones (72 pages on 2026-11-23, 120 on 2026-11-25).
 
-  python3 corpora/tools/select_modern.py [--corpora ../shared/corpora] [--count 72]
+  python3 corpora/tools/select_modern.py [--corpora ../shared/corpora] [--count 120]
 
 Writes corpora/parcels-17-modern/pages.tsv and corpora/parcels-17-modern/agreement/pages.tsv.
 """
@@ -18,10 +21,13 @@ import argparse, csv, json, os, random
 from pathlib import Path
 
 SEED = 20260101
+# The set as first drawn (2026-11-23), before the pool existed.
+FIRST_DRAW = 72
 ROOT = Path(__file__).resolve().parents[2]
 ap = argparse.ArgumentParser()
 ap.add_argument("--corpora", default=str(ROOT.parent / "shared" / "corpora"))
-ap.add_argument("--count", type=int, default=72)
+ap.add_argument("--count", type=int, default=120)
+ap.add_argument("--pool", default=str(ROOT / "corpora" / "pools" / "both-eras-pool.tsv"))
 ap.add_argument("--agreement", type=int, default=10)
 args = ap.parse_args()
 
@@ -39,11 +45,12 @@ for r in rows:
     if date[:4] < "2020":
         continue
     candidates.append((r["page"], meta[r["page"]]["domain"]))
+pool_domains = {line.split("\t")[1].strip() for line in open(args.pool, encoding="utf-8") if line.strip() and not line.startswith("#")}
 candidates.sort()
 random.Random(SEED).shuffle(candidates)
 chosen, domains = [], set()
 for page, domain in candidates:
-    if domain in domains:
+    if domain in domains or (len(chosen) >= FIRST_DRAW and domain in pool_domains):
         continue
     domains.add(domain)
     chosen.append((page, domain))

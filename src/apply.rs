@@ -408,7 +408,8 @@ impl Classifier {
         let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
         let meta = PageMetadata::read(&page.html);
         a.title = crate::fields::title(&meta, &texts, a.title.take());
-        crate::fields::fill(&meta, &texts, a.title.as_deref(), &mut a.reporter, &mut a.date);
+        let marked = crate::fields::Marked::read(&page.html);
+        crate::fields::fill(&meta, &marked, &texts, a.title.as_deref(), &mut a.reporter, &mut a.date);
         Ok(Extracted { article: a, blocks, warnings })
     }
 }

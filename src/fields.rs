@@ -12,12 +12,22 @@
 //!   published one exists), written `YYYY-MM-DD`; without one, from the chosen block, written
 //!   `YYYY-MM-DD` when a date can be read in it ([`first_date`]), else as it stands.
 //!
+//! Between the two come what the page's *markup* marks ([`Marked`]): an element whose `rel`,
+//! `itemprop`, `class` or `id` says author or byline (`<span class="author-name">`,
+//! `<a rel="author">`), a `<time datetime>` or an `itemprop="datePublished"`. Many pages
+//! declare nothing in their head yet mark their byline so for their own style sheets; and a
+//! declared author that is the site itself (`<meta name=author content="Cleveland Clinic">`,
+//! a JSON-LD `Organization`) gives way to a person marked in the page.
+//!
 //! Nothing here is learned, and nothing labels a block: these are the article's output fields.
 //! 2008 pages declare almost nothing, so there the blocks decide as before.
 
 use std::collections::HashSet;
 
-use crate::views::{words, PageMetadata, MONTH_WORDS};
+use ego_tree::iter::Edge;
+use scraper::{ElementRef, Html, Node};
+
+use crate::views::{class_words, words, PageMetadata, MONTH_WORDS};
 
 /// Declared authors beyond this many are left out (a JSON-LD list of every contributor).
 const MAX_AUTHORS: usize = 8;
@@ -34,19 +44,161 @@ pub const NEAR_BEFORE: usize = 3;
 const DATELINE_WORDS: usize = 30;
 
 /// Fills `reporter` and `date` of an article, in this order of trust: what the page declares
-/// (JSON-LD, `<meta>`); the block the classifier labelled so (cut to a name, read as a date);
-/// the blocks next to the title (`texts` are the page's block texts in document order, `title`
-/// the article's title): the first that starts like a byline (`By …`, `Written by …`,
-/// `Author: …`) gives the reporter, the first short one with a date in it the date.
-pub fn fill(meta: &PageMetadata, texts: &[&str], title: Option<&str>, reporter: &mut Option<String>, date: &mut Option<String>) {
+/// (JSON-LD, `<meta>`), an author that is the site or an organisation only after a person
+/// marked in the page, a modified date only after every other source; what its markup marks
+/// ([`Marked`]); the block the classifier labelled so (cut to a name, read as a date); the
+/// blocks next to the title (`texts` are the page's block texts in document order, `title` the
+/// article's title): the first that starts like a byline (`By …`, `Written by …`, `Author: …`)
+/// gives the reporter, the first short one with a date in it the date.
+pub fn fill(meta: &PageMetadata, marked: &Marked, texts: &[&str], title: Option<&str>, reporter: &mut Option<String>, date: &mut Option<String>) {
     let at = title.and_then(|t| texts.iter().position(|b| *b == t)).unwrap_or(0);
     let near = || texts[at.saturating_sub(NEAR_BEFORE)..texts.len().min(at + NEAR_AFTER)].iter();
-    *reporter = declared_reporter(meta)
+    *reporter = declared_person(meta)
+        .or_else(|| marked.bylines.first().cloned())
+        .or_else(|| declared_reporter(meta))
         .or_else(|| reporter.as_deref().and_then(byline_name))
         .or_else(|| near().filter(|t| starts_like_byline(t)).find_map(|t| byline_name(t)));
-    *date = declared_date(meta)
-        .or_else(|| date.as_deref().map(|d| first_date(d).unwrap_or_else(|| d.trim().to_string())))
-        .or_else(|| near().filter(|t| t.split_whitespace().count() <= DATELINE_WORDS).find_map(|t| first_date(t)));
+    let block_date = || date.as_deref().map(|d| first_date(d).unwrap_or_else(|| d.trim().to_string()));
+    let near_date = || near().filter(|t| t.split_whitespace().count() <= DATELINE_WORDS).find_map(|t| first_date(t));
+    *date = match meta.published.iter().find_map(|d| first_date(d)) {
+        Some(published) => Some(published),
+        // A modified date alone (`article:modified_time`) is when the page was last touched,
+        // often years after the article: what the page shows comes before it.
+        None => marked.dates.first().cloned().or_else(block_date).or_else(near_date).or_else(|| declared_date(meta)),
+    };
+}
+
+/// The declared authors that are people: [`declared_reporter`] without the names the page
+/// also declares as its site or an organisation ([`PageMetadata::organisations`]).
+fn declared_person(meta: &PageMetadata) -> Option<String> {
+    let organisation = |a: &str| {
+        let a: HashSet<String> = words(a).into_iter().collect();
+        meta.organisations.iter().any(|o| words(o).into_iter().collect::<HashSet<_>>() == a)
+    };
+    let people = PageMetadata { authors: meta.authors.iter().filter(|a| !organisation(a)).cloned().collect(), ..PageMetadata::default() };
+    declared_reporter(&people)
+}
+
+/// What a page's markup marks as its byline and publication date, in document order. Read
+/// from the elements outside `<nav>`, `<footer>`, `<script>` and the like, and outside any
+/// element whose `class` or `id` says comment, related, menu or breadcrumb (a commenter's name
+/// is not the byline).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Marked {
+    /// Names from the elements marked as author: `rel="author"`, `itemprop="author"` or
+    /// `creator`, a `class`/`id` word `author`, `authors`, `byline`, `writer` or `username`
+    /// (words as the `semantics` group splits them: `authorName` → `author`, `name`), not one
+    /// that also says avatar, image, bio or description. The element's text cut to a name
+    /// ([`byline_name`]): at most [`MARKED_NAME_WORDS`] words, no date, no word of
+    /// `NOT_NAMES` ("about", "view", "posts", …).
+    pub bylines: Vec<String>,
+    /// Dates, `YYYY-MM-DD`: an `itemprop="datePublished"` or `dateCreated` first (its `content`
+    /// or `datetime`, else its text); then `<time>` elements (`datetime`, else text) and
+    /// elements with a `class`/`id` word `date`, `published`, `pubdate`, `posted` whose short
+    /// text has a date, in document order.
+    pub dates: Vec<String>,
+}
+
+/// A name marked in the markup longer than this many words is a sentence, not a byline.
+pub const MARKED_NAME_WORDS: usize = 6;
+/// Words that show an author-marked element holds a label or a link, not a name.
+const NOT_NAMES: &[&str] = &[
+    "by", "author", "authors", "article", "about", "posts", "post", "view", "profile", "follow", "more", "share", "comments", "written", "contact", "articles",
+    "all", "see", "bio",
+];
+/// `class`/`id` words of the subtrees that hold no byline of this article.
+const NOT_ARTICLE: &[&str] = &["comment", "comments", "related", "menu", "breadcrumb", "breadcrumbs", "footer", "nav", "navigation"];
+/// Elements whose subtree is never read.
+const SKIPPED: &[&str] = &["script", "style", "noscript", "template", "nav", "footer", "head", "svg"];
+
+impl Marked {
+    /// One iterative pass over the page's elements.
+    pub fn read(html: &Html) -> Marked {
+        let mut marked = Marked::default();
+        let mut published = Vec::new();
+        // Depth of the open elements, and the depth at which a skipped subtree began.
+        let (mut depth, mut skipping): (usize, Option<usize>) = (0, None);
+        for edge in html.tree.root().traverse() {
+            match edge {
+                Edge::Open(node) => {
+                    let Node::Element(el) = node.value() else { continue };
+                    depth += 1;
+                    if skipping.is_some() {
+                        continue;
+                    }
+                    let attr_words = |name: &str| el.attr(name).map(class_words).unwrap_or_default();
+                    let (class, id) = (attr_words("class"), attr_words("id"));
+                    let says = |list: &[&str]| class.iter().chain(&id).any(|w| list.contains(&w.as_str()));
+                    // `<body class="footer-on-bottom has-sidebar">`: the page's own classes name
+                    // its parts, not the page.
+                    let container = ["html", "body", "main", "article"].contains(&el.name());
+                    if SKIPPED.contains(&el.name()) || !container && says(NOT_ARTICLE) {
+                        skipping = Some(depth);
+                        continue;
+                    }
+                    let Some(element) = ElementRef::wrap(node) else { continue };
+                    let (rel, itemprop) = (attr_words("rel"), attr_words("itemprop"));
+                    let author = rel.iter().any(|w| w == "author")
+                        || itemprop.iter().any(|w| w == "author" || w == "creator")
+                        || says(&["author", "authors", "byline", "writer", "username"])
+                            && !says(&["avatar", "image", "img", "photo", "picture", "thumbnail", "bio", "description", "desc"]);
+                    if author && el.name() != "meta" && el.name() != "link" {
+                        if let Some(name) = marked_name(&element_text(element)) {
+                            if !marked.bylines.iter().any(|b| b.eq_ignore_ascii_case(&name)) {
+                                marked.bylines.push(name);
+                            }
+                        }
+                    }
+                    let stamp = || el.attr("content").or_else(|| el.attr("datetime")).and_then(first_date).or_else(|| short_date(&element_text(element)));
+                    if itemprop.iter().any(|w| w == "published" || w == "created") {
+                        published.extend(stamp());
+                    } else if el.name() == "time" || says(&["date", "published", "pubdate", "posted"]) {
+                        marked.dates.extend(stamp());
+                    }
+                }
+                Edge::Close(node) => {
+                    if node.value().is_element() {
+                        if skipping == Some(depth) {
+                            skipping = None;
+                        }
+                        depth -= 1;
+                    }
+                }
+            }
+        }
+        published.append(&mut marked.dates);
+        marked.dates = published;
+        marked
+    }
+}
+
+/// An element's text, white space collapsed; reading stops after about 400 characters.
+fn element_text(element: ElementRef) -> String {
+    let mut text = String::new();
+    for t in element.text() {
+        if text.len() > 400 {
+            break;
+        }
+        text.push_str(t);
+        text.push(' ');
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The date in a short text (at most [`DATELINE_WORDS`] words).
+fn short_date(text: &str) -> Option<String> {
+    (text.split_whitespace().count() <= DATELINE_WORDS).then(|| first_date(text)).flatten()
+}
+
+/// The name in an author-marked element's text, or `None` when it is no name.
+fn marked_name(text: &str) -> Option<String> {
+    let name = byline_name(text)?;
+    let w = words(&name);
+    let ok = (1..=MARKED_NAME_WORDS).contains(&w.len())
+        && name.chars().any(char::is_alphabetic)
+        && !w.iter().any(|w| NOT_NAMES.contains(&w.as_str()))
+        && first_date(&name).is_none();
+    ok.then_some(name)
 }
 
 /// A block longer than this many words is no headline.
@@ -301,16 +453,16 @@ mod tests {
     fn declared_fields_win_and_the_blocks_fill_the_gaps() {
         let m = meta(&["Jane Doe", "jane doe", "https://x.org/jane", "Ann Lee"], &["2025-05-04T09:00:00Z"], &["2025-06-01", "2025-05-04T09:00:00Z"]);
         let (mut reporter, mut date) = (Some("By Someone Else".to_string()), Some("June 1, 2025".to_string()));
-        fill(&m, &[], None, &mut reporter, &mut date);
+        fill(&m, &Marked::default(), &[], None, &mut reporter, &mut date);
         assert_eq!((reporter.as_deref(), date.as_deref()), (Some("Jane Doe, Ann Lee"), Some("2025-05-04")));
         // Only a modified date declared: it is the date.
         assert_eq!(declared_date(&meta(&[], &[], &["2025-06-01T00:00:00Z"])).as_deref(), Some("2025-06-01"));
         // Nothing declared: the blocks' values, cut to a name and read as a date.
         let (mut reporter, mut date) = (Some("By Someone Else | 2 min read".to_string()), Some("Posted: June 1, 2025".to_string()));
-        fill(&PageMetadata::default(), &[], None, &mut reporter, &mut date);
+        fill(&PageMetadata::default(), &Marked::default(), &[], None, &mut reporter, &mut date);
         assert_eq!((reporter.as_deref(), date.as_deref()), (Some("Someone Else"), Some("2025-06-01")));
         let (mut reporter, mut date) = (None, Some(" yesterday ".to_string()));
-        fill(&PageMetadata::default(), &[], None, &mut reporter, &mut date);
+        fill(&PageMetadata::default(), &Marked::default(), &[], None, &mut reporter, &mut date);
         assert_eq!((reporter, date.as_deref()), (None, Some("yesterday")));
     }
 
@@ -320,17 +472,78 @@ mod tests {
         let mut texts = vec!["Menu", "Posted by Admin on June 2, 2020", "Storm closes harbour", "by the sea", long.as_str()];
         texts.extend(["Written by: Jane Doe", "Updated May 5, 2025"]);
         let (mut reporter, mut date) = (None, None);
-        fill(&PageMetadata::default(), &texts, Some("Storm closes harbour"), &mut reporter, &mut date);
+        fill(&PageMetadata::default(), &Marked::default(), &texts, Some("Storm closes harbour"), &mut reporter, &mut date);
         // Three blocks before the title are looked at too, so the "Posted by" line wins; the
         // lower-case "by the sea" is no byline and the long paragraph is no dateline.
         assert_eq!((reporter.as_deref(), date.as_deref()), (Some("Admin"), Some("2020-06-02")));
         let (mut reporter, mut date) = (None, None);
-        fill(&PageMetadata::default(), &texts[2..], Some("Storm closes harbour"), &mut reporter, &mut date);
+        fill(&PageMetadata::default(), &Marked::default(), &texts[2..], Some("Storm closes harbour"), &mut reporter, &mut date);
         assert_eq!((reporter.as_deref(), date.as_deref()), (Some("Jane Doe"), Some("2025-05-05")));
         // Too far from the title: nothing.
         let far: Vec<&str> = std::iter::once("Storm closes harbour").chain(std::iter::repeat_n("x", NEAR_AFTER)).chain(["By Jane Doe"]).collect();
         let (mut reporter, mut date) = (None, None);
-        fill(&PageMetadata::default(), &far, Some("Storm closes harbour"), &mut reporter, &mut date);
+        fill(&PageMetadata::default(), &Marked::default(), &far, Some("Storm closes harbour"), &mut reporter, &mut date);
         assert_eq!((reporter, date), (None, None));
+    }
+
+    fn marked(html: &str) -> Marked {
+        Marked::read(&Html::parse_document(html))
+    }
+
+    #[test]
+    fn the_markup_marks_bylines_and_dates() {
+        let m = marked(
+            r#"<html><body class="footer-on-bottom has-sidebar">
+            <div class="post-meta"><span class="byline">By</span> <a class="author-name" href="/a/jd">Jane Doe</a>
+              <span class="authorAvatar">JD</span> <time datetime="2024-03-05T10:00">March 5</time></div>
+            <p class="article-author-bio">Jane Doe writes about harbours and the sea for the Gazette.</p>
+            <a rel="author" href="/a/bk">Bo Kim</a> <span class="author">About the author</span>
+            <span class="posted-on">Posted on June 2, 2023</span> <span itemprop="datePublished" content="2024-03-01">1 March</span>
+            <div class="comments"><span class="comment-author">Troll</span><time datetime="2025-01-01">x</time></div>
+            <footer><span class="author">Site Owner</span></footer><nav><a rel="author">Nav Person</a></nav>
+            </body></html>"#,
+        );
+        // "By" alone, the avatar, the bio and "About the author" are no names; the comment, the
+        // footer and the navigation are not read; the body's `footer-on-bottom` class is no footer.
+        assert_eq!(m.bylines, ["Jane Doe", "Bo Kim"]);
+        // itemprop="datePublished" first, then the others in document order.
+        assert_eq!(m.dates, ["2024-03-01", "2024-03-05", "2023-06-02"]);
+        assert_eq!(marked("<p>nothing marked</p>"), Marked::default());
+    }
+
+    #[test]
+    fn an_author_that_is_the_site_gives_way_to_a_person_in_the_markup() {
+        let site = PageMetadata { authors: vec!["Coast Gazette".into()], organisations: vec!["coast gazette".into()], ..PageMetadata::default() };
+        let by = Marked { bylines: vec!["Jane Doe".into()], dates: vec![] };
+        let (mut reporter, mut date) = (None, None);
+        fill(&site, &by, &[], None, &mut reporter, &mut date);
+        assert_eq!(reporter.as_deref(), Some("Jane Doe"));
+        // Nothing marked: the site is the author after all.
+        fill(&site, &Marked::default(), &[], None, &mut reporter, &mut date);
+        assert_eq!(reporter.as_deref(), Some("Coast Gazette"));
+        // A person declared wins over the markup.
+        let person = PageMetadata { authors: vec!["Ann Lee".into()], ..site.clone() };
+        fill(&person, &by, &[], None, &mut reporter, &mut date);
+        assert_eq!(reporter.as_deref(), Some("Ann Lee"));
+    }
+
+    #[test]
+    fn a_modified_date_alone_comes_after_the_dates_the_page_shows() {
+        let modified = meta(&[], &[], &["2026-01-12T16:29:48+00:00"]);
+        let shown = Marked { bylines: vec![], dates: vec!["2017-03-16".into()] };
+        let (mut reporter, mut date) = (None, None);
+        fill(&modified, &shown, &[], None, &mut reporter, &mut date);
+        assert_eq!(date.as_deref(), Some("2017-03-16"));
+        let texts = ["Nebulae tonight", "March 16, 2017"];
+        let mut date = None;
+        fill(&modified, &Marked::default(), &texts, Some("Nebulae tonight"), &mut reporter, &mut date);
+        assert_eq!(date.as_deref(), Some("2017-03-16"));
+        let mut date = None;
+        fill(&modified, &Marked::default(), &[], None, &mut reporter, &mut date);
+        assert_eq!(date.as_deref(), Some("2026-01-12"));
+        // A declared publication date still comes first.
+        let both = meta(&[], &["2016-01-01"], &["2026-01-12"]);
+        fill(&both, &shown, &[], None, &mut reporter, &mut date);
+        assert_eq!(date.as_deref(), Some("2016-01-01"));
     }
 }

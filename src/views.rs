@@ -33,6 +33,7 @@ mod metadata;
 pub use metadata::PageMetadata;
 pub(crate) use metadata::{words, MONTH_WORDS};
 mod semantics;
+pub(crate) use semantics::class_words;
 
 use serde::{Deserialize, Serialize};
 

@@ -63,6 +63,10 @@ pub struct PageMetadata {
     pub published: Vec<String>,
     /// Whether JSON-LD `@type` or `og:type` says the page is an article.
     pub article: bool,
+    /// Names the page gives itself or an organisation: `og:site_name`, `application-name`,
+    /// JSON-LD `publisher`, and the `name` of a JSON-LD `Organization`, `WebSite` or of an
+    /// `author` typed as an organisation. An author among them is the site, not a byline.
+    pub organisations: Vec<String>,
 }
 
 /// `<meta>` names and properties that hold a title, an author, a date (lower-cased).
@@ -116,6 +120,8 @@ impl PageMetadata {
                         if !key.contains("modified") && !key.contains("updated") {
                             meta.published.push(content.to_string());
                         }
+                    } else if key == "og:site_name" || key == "application-name" {
+                        meta.organisations.push(content.to_string());
                     } else if key == "og:type" && ARTICLE_TYPES.iter().any(|t| content.to_ascii_lowercase().contains(t)) {
                         meta.article = true;
                     }
@@ -137,6 +143,9 @@ impl PageMetadata {
             meta.titles.push(title);
             meta.titles.extend(longest);
         }
+        // A publisher is met twice: as `publisher` and as an `Organization` object.
+        let mut seen = HashSet::new();
+        meta.organisations.retain(|o| seen.insert(o.to_lowercase()));
         meta
     }
 
@@ -164,6 +173,13 @@ impl PageMetadata {
                 }
                 if let Some(author) = map.get("author").or_else(|| map.get("creator")) {
                     self.authors.extend(author_names(author));
+                    self.organisations.extend(organisation_names(author));
+                }
+                if let Some(publisher) = map.get("publisher") {
+                    self.organisations.extend(author_names(publisher));
+                }
+                if types.iter().any(|t| ORGANISATION_TYPES.contains(&t.as_str()) || t == "website") {
+                    self.organisations.extend(map.get("name").and_then(Value::as_str).map(str::to_string));
                 }
                 for key in ["datePublished", "dateCreated", "dateModified", "uploadDate"] {
                     if let Some(Value::String(d)) = map.get(key) {
@@ -174,7 +190,9 @@ impl PageMetadata {
                     }
                 }
                 for (key, v) in map {
-                    if matches!(v, Value::Object(_) | Value::Array(_)) && key != "author" && key != "creator" {
+                    // Comments, answers and reviews have authors and dates of their own.
+                    let theirs = ["author", "creator", "comment", "comments", "review", "reviews", "suggestedAnswer", "acceptedAnswer"].contains(&key.as_str());
+                    if matches!(v, Value::Object(_) | Value::Array(_)) && !theirs {
                         self.json_ld(v, depth + 1);
                     }
                 }
@@ -190,6 +208,34 @@ fn author_names(value: &Value) -> Vec<String> {
         Value::String(s) if !s.starts_with("http") => vec![s.clone()],
         Value::Object(map) => map.get("name").and_then(Value::as_str).map(|s| vec![s.to_string()]).unwrap_or_default(),
         Value::Array(items) => items.iter().take(16).flat_map(author_names).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// JSON-LD types of an organisation (lower-cased).
+const ORGANISATION_TYPES: &[&str] = &[
+    "organization",
+    "corporation",
+    "newsmediaorganization",
+    "localbusiness",
+    "educationalorganization",
+    "governmentorganization",
+    "medicalorganization",
+    "ngo",
+];
+
+/// Names in a JSON-LD `author` whose `@type` is an organisation.
+fn organisation_names(value: &Value) -> Vec<String> {
+    match value {
+        Value::Object(map) => {
+            let organisation = map.get("@type").and_then(Value::as_str).is_some_and(|t| ORGANISATION_TYPES.contains(&t.to_ascii_lowercase().as_str()));
+            if organisation {
+                author_names(value)
+            } else {
+                Vec::new()
+            }
+        }
+        Value::Array(items) => items.iter().take(16).flat_map(organisation_names).collect(),
         _ => Vec::new(),
     }
 }
@@ -455,6 +501,21 @@ mod tests {
         assert_eq!(meta.published, meta.dates);
         let none = Page::from_bytes("n.html", b"<p>x</p><script type=application/ld+json>{{{</script>", &LoadOptions::default()).unwrap();
         assert_eq!(PageMetadata::read(&none.html), PageMetadata::default());
+    }
+
+    #[test]
+    fn comments_authors_are_not_the_articles_and_organisations_are_named() {
+        let html = r#"<html><head><meta property="og:site_name" content="Coast Gazette">
+            <script type="application/ld+json">{"@type":"DiscussionForumPosting","author":{"@type":"Person","name":"OP"},
+              "datePublished":"2024-01-02","publisher":{"@type":"Organization","name":"Gazette Media"},
+              "comment":[{"@type":"Comment","author":{"name":"Replier"},"dateCreated":"2024-02-03"}]}</script>
+            <script type="application/ld+json">{"@type":"Article","author":{"@type":"Organization","name":"Coast Desk"}}</script>
+            </head><body></body></html>"#;
+        let page = Page::from_bytes("f.html", html.as_bytes(), &LoadOptions::default()).unwrap();
+        let meta = PageMetadata::read(&page.html);
+        assert_eq!(meta.authors, ["OP", "Coast Desk"]);
+        assert_eq!(meta.published, ["2024-01-02"]);
+        assert_eq!(meta.organisations, ["Coast Gazette", "Gazette Media", "Coast Desk"]);
     }
 
     #[test]

@@ -71,12 +71,8 @@ pub fn fill(meta: &PageMetadata, marked: &Marked, texts: &[&str], title: Option<
 /// The declared authors that are people: [`declared_reporter`] without the names the page
 /// also declares as its site or an organisation ([`PageMetadata::organisations`]).
 fn declared_person(meta: &PageMetadata) -> Option<String> {
-    let organisation = |a: &str| {
-        let a: HashSet<String> = words(a).into_iter().collect();
-        meta.organisations.iter().any(|o| words(o).into_iter().collect::<HashSet<_>>() == a)
-    };
-    let people = PageMetadata { authors: meta.authors.iter().filter(|a| !organisation(a)).cloned().collect(), ..PageMetadata::default() };
-    declared_reporter(&people)
+    let organisations: Vec<HashSet<String>> = meta.organisations.iter().map(|o| words(o).into_iter().collect()).collect();
+    joined_names(meta.authors.iter().filter(|a| !organisations.contains(&words(a).into_iter().collect())))
 }
 
 /// What a page's markup marks as its byline and publication date, in document order. Read
@@ -243,8 +239,14 @@ fn word_f1(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
 /// The page's declared authors, each once (compared without case), joined by `, `; `None`
 /// when it declares none. A value that is a URL or longer than 100 characters is no name.
 pub fn declared_reporter(meta: &PageMetadata) -> Option<String> {
+    joined_names(meta.authors.iter())
+}
+
+/// Names each once (compared without case), joined by `, `: at most [`MAX_AUTHORS`], none
+/// that is a URL or longer than 100 characters.
+fn joined_names<'a>(authors: impl Iterator<Item = &'a String>) -> Option<String> {
     let mut names: Vec<&str> = Vec::new();
-    for a in &meta.authors {
+    for a in authors {
         let a = a.trim();
         let seen = names.iter().any(|n| n.eq_ignore_ascii_case(a));
         if !a.is_empty() && a.len() <= 100 && !a.contains("://") && !seen && names.len() < MAX_AUTHORS {

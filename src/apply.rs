@@ -407,8 +407,8 @@ impl Classifier {
         let mut a = article(&blocks, roles, Some(&likelihoods));
         let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
         let meta = PageMetadata::read(&page.html);
-        a.title = crate::fields::title(&meta, &texts, a.title.take());
         let marked = crate::fields::Marked::read(&page.html);
+        a.title = crate::fields::title(&meta, &marked, &texts, a.title.take());
         crate::fields::fill(&meta, &marked, &texts, a.title.as_deref(), &mut a.reporter, &mut a.date);
         Ok(Extracted { article: a, blocks, warnings })
     }

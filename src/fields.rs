@@ -82,11 +82,15 @@ fn declared_person(meta: &PageMetadata) -> Option<String> {
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Marked {
     /// Names from the elements marked as author: `rel="author"`, `itemprop="author"` or
-    /// `creator`, a `class`/`id` word `author`, `authors`, `byline`, `writer` or `username`
-    /// (words as the `semantics` group splits them: `authorName` → `author`, `name`), not one
-    /// that also says avatar, image, bio or description. The element's text cut to a name
-    /// ([`byline_name`]): at most [`MARKED_NAME_WORDS`] words, no date, no word of
-    /// `NOT_NAMES` ("about", "view", "posts", …).
+    /// `creator`, a link to an author's archive (`href` with `/author/` or `/authors/`), a
+    /// `class`/`id` word that starts with `author` (not `authori…`) or is `byline`, `writer` or
+    /// `username` (words as the `semantics` group splits them: `authorName` → `author`,
+    /// `name`; `blog__authorname` → `blog`, `authorname`), not one that also says avatar,
+    /// image, bio or description. The element's text cut to a name ([`byline_name`]): at most
+    /// [`MARKED_NAME_WORDS`] words, more than two letters, no date (nor a day and a month), no
+    /// word of `NOT_NAMES` ("about", "view", "posts", "min", "read", …); when the element's
+    /// text is no name (a byline box with the avatar, the role and the bio), the first element
+    /// inside it whose text is one.
     pub bylines: Vec<String>,
     /// Dates, `YYYY-MM-DD`: an `itemprop="datePublished"` or `dateCreated` first (its `content`
     /// or `datetime`, else its text); then `<time>` elements (`datetime`, else text) and
@@ -100,10 +104,12 @@ pub struct Marked {
 
 /// A name marked in the markup longer than this many words is a sentence, not a byline.
 pub const MARKED_NAME_WORDS: usize = 6;
+/// `class`/`id` words that mark an author's element (beside words that start with "author").
+const AUTHOR_WORDS: &[&str] = &["byline", "writer", "username"];
 /// Words that show an author-marked element holds a label or a link, not a name.
 const NOT_NAMES: &[&str] = &[
     "by", "author", "authors", "article", "about", "posts", "post", "view", "profile", "follow", "more", "share", "comments", "written", "contact", "articles",
-    "all", "see", "bio",
+    "all", "see", "bio", "min", "mins", "minute", "minutes", "read",
 ];
 /// `class`/`id` words of the subtrees that hold no byline of this article.
 const NOT_ARTICLE: &[&str] = &["comment", "comments", "related", "menu", "breadcrumb", "breadcrumbs", "footer", "nav", "navigation"];
@@ -137,12 +143,24 @@ impl Marked {
                     }
                     let Some(element) = ElementRef::wrap(node) else { continue };
                     let (rel, itemprop) = (attr_words("rel"), attr_words("itemprop"));
+                    // `authorName`, `blog__authorname`: a class word that starts with author
+                    // (not authority, authorize).
+                    let author_word = |w: &String| AUTHOR_WORDS.contains(&w.as_str()) || w.starts_with("author") && !w.starts_with("authori");
+                    // A link to the author's archive (`/author/jane-doe/`, WordPress and others).
+                    let author_link = el.name() == "a" && el.attr("href").is_some_and(|h| h.contains("/author/") || h.contains("/authors/"));
                     let author = rel.iter().any(|w| w == "author")
                         || itemprop.iter().any(|w| w == "author" || w == "creator")
-                        || says(&["author", "authors", "byline", "writer", "username"])
+                        || author_link
+                        || class.iter().chain(&id).any(author_word)
                             && !says(&["avatar", "image", "img", "photo", "picture", "thumbnail", "bio", "description", "desc"]);
                     if author && el.name() != "meta" && el.name() != "link" {
-                        if let Some(name) = marked_name(&element_text(element)) {
+                        let mut name = marked_name(&element_text(element));
+                        // A byline box also holds the avatar, the role and the bio: the first
+                        // element inside whose text is a name.
+                        if name.is_none() {
+                            name = element.descendants().skip(1).filter_map(ElementRef::wrap).find_map(|e| marked_name(&element_text(e)));
+                        }
+                        if let Some(name) = name {
                             if !marked.bylines.iter().any(|b| b.eq_ignore_ascii_case(&name)) {
                                 marked.bylines.push(name);
                             }
@@ -199,9 +217,12 @@ fn short_date(text: &str) -> Option<String> {
 fn marked_name(text: &str) -> Option<String> {
     let name = byline_name(text)?;
     let w = words(&name);
+    // "Mar 6" is a date without its year, "NB" an avatar's initials.
+    let day_and_month = w.iter().any(|w| is_month(w)) && w.iter().any(|w| w.chars().all(|c| c.is_ascii_digit()));
     let ok = (1..=MARKED_NAME_WORDS).contains(&w.len())
-        && name.chars().any(char::is_alphabetic)
+        && name.chars().filter(|c| c.is_alphabetic()).count() > 2
         && !w.iter().any(|w| NOT_NAMES.contains(&w.as_str()))
+        && !day_and_month
         && first_date(&name).is_none();
     ok.then_some(name)
 }
@@ -625,6 +646,22 @@ mod tests {
         // The <h1> texts, white space collapsed; an empty one and the navigation's are left out.
         assert_eq!(m.headings, ["Storm closes harbour"]);
         assert_eq!(marked("<p>nothing marked</p>"), Marked::default());
+    }
+
+    #[test]
+    fn a_byline_box_gives_the_name_inside_it() {
+        // The box holds initials, the name, the date and the bio: the first element inside
+        // whose text is a name. "NB" (initials) and "Mar 6" (a date without its year) are none.
+        let box_ = marked(
+            r#"<div class="blog_author-box"><span class="initials">NB</span><span>Mar 6</span><div class="text-size-small">Nicole Burke</div>
+            <p>Nicole Burke is a growth-focused marketer who writes about gardens and much else besides.</p></div>"#,
+        );
+        assert_eq!(box_.bylines, ["Nicole Burke"]);
+        // `blog__authorname` (one class word starting with author) and a link to the author's
+        // archive mark a name; `authority` does not.
+        assert_eq!(marked(r#"<div class="blog__authorname">Michelle Lee</div>"#).bylines, ["Michelle Lee"]);
+        assert_eq!(marked(r#"<p><a href="/author/daniel-renfrow/">Daniel Renfrow</a></p>"#).bylines, ["Daniel Renfrow"]);
+        assert!(marked(r#"<div class="authority-badge">Trusted Source</div>"#).bylines.is_empty());
     }
 
     #[test]

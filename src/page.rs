@@ -253,7 +253,14 @@ impl Page {
             text = Cow::Owned(text[..cut].to_string());
             repairs.push(Repair::TruncatedElements);
         }
-        let html = scraper::Html::parse_document(&text);
+        let mut html = scraper::Html::parse_document(&text);
+        if shown_words(&html, SCRIPTED_HIDDEN) < NOSCRIPT_WORDS {
+            let unscripted = parse_without_scripting(&text);
+            if shown_words(&unscripted, UNSCRIPTED_HIDDEN) >= NOSCRIPT_WORDS {
+                html = unscripted;
+                repairs.push(Repair::ReadNoscript);
+            }
+        }
         Ok(Page { path, sha256, size, encoding: used, encoding_source, decode_errors, repairs, html })
     }
 }
@@ -272,11 +279,67 @@ pub enum Repair {
     ClosedRawText,
     /// Block nesting deeper than [`LoadOptions::max_nesting`] was flattened.
     FlattenedNesting,
+    /// The page shows fewer than [`NOSCRIPT_WORDS`] words without running its scripts, yet
+    /// more inside its `<noscript>` elements, so it was read as a browser without scripting
+    /// reads it: the `<noscript>` content is part of the page. Discourse forums serve their
+    /// posts so to readers without JavaScript (20 WCXB dev pages, no page of L3S-GN1, Dragnet or
+    /// CleanEval). parcels runs no scripts, so every other page is read as a browser with
+    /// scripting reads it, `<noscript>` content hidden, as before.
+    ReadNoscript,
     /// The page had more than [`LoadOptions::max_elements`] elements and was cut before the
     /// first start tag beyond them (the rest of the page is not read).
     TruncatedElements,
     /// A start tag had more than [`MAX_ATTRIBUTES`] attributes; the later ones were dropped.
     DroppedAttributes,
+}
+
+/// A page that shows fewer words than this outside `<noscript>` is read without scripting
+/// when that shows at least as many ([`Repair::ReadNoscript`]).
+pub const NOSCRIPT_WORDS: usize = 50;
+/// Elements whose text a reader does not see, when the page is parsed with scripting on
+/// (`<noscript>` content is then one text node holding markup) and off.
+const SCRIPTED_HIDDEN: &[&str] = &["script", "style", "template", "head", "noscript", "title"];
+const UNSCRIPTED_HIDDEN: &[&str] = &["script", "style", "template", "head", "title"];
+
+/// Words of the page's text outside the `hidden` elements; counting stops at [`NOSCRIPT_WORDS`].
+fn shown_words(html: &scraper::Html, hidden: &[&str]) -> usize {
+    let mut words = 0;
+    for node in html.tree.root().descendants() {
+        let scraper::Node::Text(text) = node.value() else { continue };
+        let seen = node.ancestors().all(|a| a.value().as_element().is_none_or(|e| !hidden.contains(&e.name())));
+        if seen {
+            words += text.split_whitespace().count();
+            if words >= NOSCRIPT_WORDS {
+                break;
+            }
+        }
+    }
+    words
+}
+
+/// Parses a document as a browser with scripting disabled does: `<noscript>` content is
+/// markup, not text, and shown. Each `<noscript>` element is then replaced by its children, so
+/// that the divider, the style sheets and the views, which skip `<noscript>` as a scripted
+/// browser hides it, see its content as the page's.
+fn parse_without_scripting(text: &str) -> scraper::Html {
+    use html5ever::tendril::TendrilSink;
+    let opts = html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts { scripting_enabled: false, ..Default::default() },
+        ..Default::default()
+    };
+    let mut html = html5ever::driver::parse_document(scraper::HtmlTreeSink::new(scraper::Html::new_document()), opts).one(text);
+    let noscripts: Vec<ego_tree::NodeId> =
+        html.tree.root().descendants().filter(|n| n.value().as_element().is_some_and(|e| e.name() == "noscript")).map(|n| n.id()).collect();
+    for id in noscripts {
+        let children: Vec<ego_tree::NodeId> = html.tree.get(id).into_iter().flat_map(|n| n.children()).map(|c| c.id()).collect();
+        if let Some(mut noscript) = html.tree.get_mut(id) {
+            for child in children {
+                noscript.insert_id_before(child);
+            }
+            noscript.detach();
+        }
+    }
+    html
 }
 
 /// Raw-text and RCDATA elements that swallow the rest of the page when their end tag is missing
@@ -1038,6 +1101,29 @@ mod tests {
         assert_eq!(page.sha256, hex(&Sha256::digest(&bytes)));
         let broken = &bytes[..bytes.len() / 2];
         assert!(matches!(load(broken), Err(PageError::Gzip { .. })));
+    }
+
+    #[test]
+    fn a_page_that_shows_nothing_without_scripts_is_read_as_without_scripting() {
+        // A Discourse topic: an empty application shell, the posts inside <noscript>.
+        let posts = "<p>".to_string() + &"word ".repeat(60) + "</p>";
+        let shell = format!("<body><div id=app>Log In</div><noscript><div class=post><h1>Topic</h1>{posts}</div><noscript></noscript></noscript></body>");
+        let page = load(shell.as_bytes()).unwrap();
+        assert_eq!(page.repairs, [Repair::ReadNoscript]);
+        // The <noscript> element is gone and its content is the page's, in its place.
+        let noscript = scraper::Selector::parse("noscript").unwrap();
+        assert_eq!(page.html.select(&noscript).count(), 0);
+        let h1 = scraper::Selector::parse("body > div.post > h1").unwrap();
+        assert_eq!(page.html.select(&h1).next().map(|h| h.inner_html()).as_deref(), Some("Topic"));
+        assert!(body_text(&page).starts_with("Log InTopicword word"), "{}", body_text(&page));
+
+        // A page that shows its text keeps its <noscript> hidden (one text node, as a browser
+        // with scripting parses it), and so does a page that has little text either way.
+        let shown = format!("<body>{posts}<noscript><p>Enable JavaScript to see the comments.</p></noscript></body>");
+        let page = load(shown.as_bytes()).unwrap();
+        assert!(page.repairs.is_empty());
+        assert!(page.html.select(&noscript).next().is_some_and(|n| n.children().all(|c| c.value().is_text())));
+        assert!(load(b"<body>Log In<noscript><p>Enable JavaScript.</p></noscript></body>").unwrap().repairs.is_empty());
     }
 
     #[test]

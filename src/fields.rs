@@ -244,7 +244,7 @@ const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " ·
 /// `classified`, the classifier's title block.
 ///
 /// The declared titles, in order of trust: JSON-LD `headline`, `og:title` and the like, the
-/// `<title>`, then each part of the `<title>` on its own. A part that names the site or an
+/// `<title>` and its longest part ([`PageMetadata::titles`]). A part that names the site or an
 /// organisation ([`PageMetadata::organisations`]: "The Writing Center" in "Book Reviews – The
 /// Writing Center") is cut from every declared title first, or the site's logo block would
 /// match the declared title better than the headline does.
@@ -256,7 +256,7 @@ const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " ·
 /// breadcrumb or a footer as often as their headline, but mark the headline as the `<h1>`.
 ///
 /// On WCXB dev with the shipped default model, title F1 went from 0.464 (the classifier's
-/// title block alone) to 0.846 with the declared titles and to 0.891 with the cut site names
+/// title block alone) to 0.846 with the declared titles and to 0.895 with the cut site names
 /// and the `<h1>` (`reports/wcxb-extract/fields.md`).
 pub fn title(meta: &PageMetadata, marked: &Marked, texts: &[&str], classified: Option<String>) -> Option<String> {
     let declared = declared_titles(meta);
@@ -267,6 +267,8 @@ pub fn title(meta: &PageMetadata, marked: &Marked, texts: &[&str], classified: O
     let candidates = texts.iter().filter(|_| !declared.is_empty());
     for text in candidates.filter(|t| !t.trim().is_empty() && t.split_whitespace().count() <= HEADLINE_WORDS) {
         let block: HashSet<String> = words(text).into_iter().collect();
+        let normalised = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+        let h1 = headings.contains(&normalised);
         let mut matched: Option<(usize, f64)> = None;
         for (rank, (_, d)) in declared.iter().enumerate() {
             let f = word_f1(&block, d);
@@ -275,8 +277,6 @@ pub fn title(meta: &PageMetadata, marked: &Marked, texts: &[&str], classified: O
             }
         }
         let Some((rank, score)) = matched else { continue };
-        let normalised = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
-        let h1 = headings.contains(&normalised);
         let key = (h1, score, -(rank as isize));
         if score >= if h1 { HEADING_MATCH } else { HEADLINE_MATCH } && best.is_none_or(|(b, _)| key > b) {
             best = Some((key, text));
@@ -285,12 +285,11 @@ pub fn title(meta: &PageMetadata, marked: &Marked, texts: &[&str], classified: O
     if let Some((_, text)) = best {
         return Some(text.trim().to_string());
     }
-    declared.into_iter().next().map(|(text, _)| text).or_else(|| marked.headings.first().cloned()).or(classified)
+    declared.into_iter().next().map(|(text, ..)| text).or_else(|| marked.headings.first().cloned()).or(classified)
 }
 
 /// The declared titles in order of trust (see [`title`]), each with its word set, the site's
-/// and organisations' names cut from them. A declared title that is nothing but the site's
-/// name is left out.
+/// and organisations' names cut from them.
 fn declared_titles(meta: &PageMetadata) -> Vec<(String, HashSet<String>)> {
     let set = |text: &str| -> HashSet<String> { words(text).into_iter().collect() };
     let organisations: Vec<HashSet<String>> = meta.organisations.iter().map(|o| set(o)).filter(|o| !o.is_empty()).collect();
@@ -309,14 +308,7 @@ fn declared_titles(meta: &PageMetadata) -> Vec<(String, HashSet<String>)> {
     };
     // A title that is all site name (`og:title` "Glossier") stays as it is.
     let cut = |title: &str| Some(kept_parts(title)).filter(|p| !p.is_empty()).map(|p| p.join(" | ")).unwrap_or_else(|| title.to_string());
-    let mut declared: Vec<String> = meta.titles.iter().map(|t| cut(t)).collect();
-    if let Some(html_title) = &meta.html_title {
-        let parts = kept_parts(html_title);
-        if parts.len() > 1 {
-            declared.extend(parts);
-        }
-    }
-    declared.into_iter().map(|t| (t.clone(), set(&t))).filter(|(_, s)| !s.is_empty()).collect()
+    meta.titles.iter().map(|t| cut(t)).map(|t| (t.clone(), set(&t))).filter(|(_, s)| !s.is_empty()).collect()
 }
 
 /// F1 of two word sets, `2·common / (|a| + |b|)` (0 when either is empty). Computed from the
@@ -533,7 +525,6 @@ mod tests {
     fn the_site_name_is_cut_from_the_declared_titles_and_the_h1_comes_first() {
         let m = PageMetadata {
             titles: vec!["Book Reviews – The Writing Center".into(), "Book Reviews – The Writing Center".into(), "The Writing Center".into()],
-            html_title: Some("Book Reviews – The Writing Center".into()),
             organisations: vec!["The Writing Center".into()],
             ..PageMetadata::default()
         };
@@ -543,25 +534,17 @@ mod tests {
         // Nothing in the page matches: the declared title without the site's name.
         assert_eq!(title(&m, &Marked::default(), &["Menu"], None).as_deref(), Some("Book Reviews"));
 
-        // No site name declared: "Service" and "Kubernetes" both match a part of the
-        // `<title>` exactly; `og:title` is trusted more, so the block that shows it wins even
-        // though the logo comes first.
-        let k = PageMetadata {
-            titles: vec!["Service".into(), "Service | Kubernetes".into(), "Kubernetes".into()],
-            html_title: Some("Service | Kubernetes".into()),
-            ..PageMetadata::default()
-        };
+        // No site name declared: "Service" (`og:title`) and "Kubernetes" (the `<title>`'s
+        // longest part) are matched exactly; `og:title` is trusted more, so the block that
+        // shows it wins even though the logo comes first.
+        let k = PageMetadata { titles: vec!["Service".into(), "Service | Kubernetes".into(), "Kubernetes".into()], ..PageMetadata::default() };
         assert_eq!(title(&k, &Marked::default(), &["Kubernetes", "Service"], None).as_deref(), Some("Service"));
 
         // An <h1> comes before a closer match elsewhere, and counts from word-set F1 0.3.
-        let c = PageMetadata {
-            titles: vec!["Latest Cloud Computing News | CIO Dive".into()],
-            html_title: Some("Latest Cloud Computing News | CIO Dive".into()),
-            ..PageMetadata::default()
-        };
+        let c = PageMetadata { titles: vec!["Latest Cloud Computing News | CIO Dive".into(), "Latest Cloud Computing News".into()], ..PageMetadata::default() };
         let marked = Marked { headings: vec!["Cloud".into()], ..Marked::default() };
         let texts = ["CIO Dive", "Cloud", "Cloud computing news for leaders"];
-        assert_eq!(title(&c, &Marked::default(), &texts, None).as_deref(), Some("CIO Dive"));
+        assert_eq!(title(&c, &Marked::default(), &texts, None).as_deref(), Some("Cloud computing news for leaders"));
         assert_eq!(title(&c, &marked, &texts, None).as_deref(), Some("Cloud"));
     }
 

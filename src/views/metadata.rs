@@ -67,9 +67,6 @@ pub struct PageMetadata {
     /// JSON-LD `publisher`, and the `name` of a JSON-LD `Organization`, `WebSite` or of an
     /// `author` typed as an organisation. An author among them is the site, not a byline.
     pub organisations: Vec<String>,
-    /// The `<title>` element's text, white space collapsed (also among `titles`). The article's
-    /// title is looked for among its parts ([`crate::fields::title`]).
-    pub html_title: Option<String>,
 }
 
 /// `<meta>` names and properties that hold a title, an author, a date (lower-cased).
@@ -143,9 +140,8 @@ impl PageMetadata {
                 .filter(|part| part.len() < title.len())
                 .max_by_key(|part| part.len())
                 .map(str::to_string);
-            meta.titles.push(title.clone());
+            meta.titles.push(title);
             meta.titles.extend(longest);
-            meta.html_title = Some(title);
         }
         // A publisher is met twice: as `publisher` and as an `Organization` object.
         let mut seen = HashSet::new();

@@ -282,7 +282,7 @@ pub enum Repair {
     /// The page shows fewer than [`NOSCRIPT_WORDS`] words without running its scripts, yet
     /// more inside its `<noscript>` elements, so it was read as a browser without scripting
     /// reads it: the `<noscript>` content is part of the page. Discourse forums serve their
-    /// posts so to readers without JavaScript (20 WCXB dev pages, no page of L3S-GN1, Dragnet or
+    /// posts so to readers without JavaScript (19 WCXB dev pages, no page of L3S-GN1, Dragnet or
     /// CleanEval). parcels runs no scripts, so every other page is read as a browser with
     /// scripting reads it, `<noscript>` content hidden, as before.
     ReadNoscript,

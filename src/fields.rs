@@ -27,7 +27,7 @@ use std::collections::HashSet;
 use ego_tree::iter::Edge;
 use scraper::{ElementRef, Html, Node};
 
-use crate::views::{class_words, words, PageMetadata, MONTH_WORDS};
+use crate::views::{class_words, words, PageMetadata, MONTH_WORDS, TITLE_SEPARATORS};
 
 /// Declared authors beyond this many are left out (a JSON-LD list of every contributor).
 const MAX_AUTHORS: usize = 8;
@@ -236,8 +236,9 @@ const HEADLINE_MATCH: f64 = 0.5;
 /// WCXB dev pages (0.2, 0.3, 0.4 and 0.5 gave title F1 0.888, 0.890, 0.890 and 0.885).
 const HEADING_MATCH: f64 = 0.3;
 
-/// Separators between a `<title>`'s parts ("Dental Care | ONE Health Ohio").
-const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " · ", " » "];
+/// Separators at which a site's name is cut from a declared title, beside the
+/// [`TITLE_SEPARATORS`] the longest part is found at ("Dental Care · ONE Health Ohio").
+const MORE_TITLE_SEPARATORS: &[&str] = &[" · ", " » "];
 
 /// The article's title: the block that best matches a title the page declares, as the page
 /// shows it; else the first declared title (site name cut); else the first `<h1>`; else
@@ -250,10 +251,10 @@ const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: ", " ·
 /// match the declared title better than the headline does.
 ///
 /// A block matches with word-set F1 at least 0.5 (an `<h1>` at least 0.3) and at most 40
-/// words. Among matching blocks
-/// an `<h1>` ([`Marked::headings`]) comes first, then the higher F1, then the more trusted
-/// declared title, then the first in the page: pages carry their site's name as a logo, in a
-/// breadcrumb or a footer as often as their headline, but mark the headline as the `<h1>`.
+/// words. Among matching blocks an `<h1>` ([`Marked::headings`]) comes first, then the higher
+/// F1, then the more trusted declared title, then the first in the page: pages carry their
+/// site's name as a logo, in a breadcrumb or a footer as often as their headline, but mark the
+/// headline as the `<h1>`.
 ///
 /// On WCXB dev with the shipped default model, title F1 went from 0.464 (the classifier's
 /// title block alone) to 0.846 with the declared titles and to 0.895 with the cut site names
@@ -301,7 +302,7 @@ fn declared_titles(meta: &PageMetadata) -> Vec<(String, HashSet<String>)> {
     // no-break space around `|` too) collapsed first.
     let kept_parts = |title: &str| -> Vec<String> {
         let mut parts = vec![title.split_whitespace().collect::<Vec<_>>().join(" ")];
-        for sep in TITLE_SEPARATORS {
+        for sep in TITLE_SEPARATORS.iter().chain(MORE_TITLE_SEPARATORS) {
             parts = parts.iter().flat_map(|p| p.split(sep).map(|p| p.trim().to_string())).collect();
         }
         parts.into_iter().filter(|p| !set(p).is_empty() && !names_organisation(p)).collect()

@@ -254,9 +254,9 @@ impl Page {
             repairs.push(Repair::TruncatedElements);
         }
         let mut html = scraper::Html::parse_document(&text);
-        if shown_words(&html, SCRIPTED_HIDDEN) < NOSCRIPT_WORDS {
+        if shown_words(&html) < NOSCRIPT_WORDS {
             let unscripted = parse_without_scripting(&text);
-            if shown_words(&unscripted, UNSCRIPTED_HIDDEN) >= NOSCRIPT_WORDS {
+            if shown_words(&unscripted) >= NOSCRIPT_WORDS {
                 html = unscripted;
                 repairs.push(Repair::ReadNoscript);
             }
@@ -279,9 +279,9 @@ pub enum Repair {
     ClosedRawText,
     /// Block nesting deeper than [`LoadOptions::max_nesting`] was flattened.
     FlattenedNesting,
-    /// The page shows fewer than [`NOSCRIPT_WORDS`] words without running its scripts, yet
-    /// more inside its `<noscript>` elements, so it was read as a browser without scripting
-    /// reads it: the `<noscript>` content is part of the page. Discourse forums serve their
+    /// The page shows fewer than [`NOSCRIPT_WORDS`] words without running its scripts, yet at
+    /// least that many with its `<noscript>` elements shown, so it was read as a browser
+    /// without scripting reads it: the `<noscript>` content is part of the page. Discourse forums serve their
     /// posts so to readers without JavaScript (19 WCXB dev pages, no page of L3S-GN1, Dragnet or
     /// CleanEval). parcels runs no scripts, so every other page is read as a browser with
     /// scripting reads it, `<noscript>` content hidden, as before.
@@ -296,17 +296,17 @@ pub enum Repair {
 /// A page that shows fewer words than this outside `<noscript>` is read without scripting
 /// when that shows at least as many ([`Repair::ReadNoscript`]).
 pub const NOSCRIPT_WORDS: usize = 50;
-/// Elements whose text a reader does not see, when the page is parsed with scripting on
-/// (`<noscript>` content is then one text node holding markup) and off.
-const SCRIPTED_HIDDEN: &[&str] = &["script", "style", "template", "head", "noscript", "title"];
-const UNSCRIPTED_HIDDEN: &[&str] = &["script", "style", "template", "head", "title"];
+/// Elements whose text a reader does not see. `<noscript>` content, parsed with scripting on,
+/// is one text node holding markup; parsed without, its elements are unwrapped
+/// ([`parse_without_scripting`]), so no `<noscript>` is left to hide.
+const HIDDEN: &[&str] = &["script", "style", "template", "head", "noscript", "title"];
 
-/// Words of the page's text outside the `hidden` elements; counting stops at [`NOSCRIPT_WORDS`].
-fn shown_words(html: &scraper::Html, hidden: &[&str]) -> usize {
+/// Words of the page's text outside the [`HIDDEN`] elements; counting stops at [`NOSCRIPT_WORDS`].
+fn shown_words(html: &scraper::Html) -> usize {
     let mut words = 0;
     for node in html.tree.root().descendants() {
         let scraper::Node::Text(text) = node.value() else { continue };
-        let seen = node.ancestors().all(|a| a.value().as_element().is_none_or(|e| !hidden.contains(&e.name())));
+        let seen = node.ancestors().all(|a| a.value().as_element().is_none_or(|e| !HIDDEN.contains(&e.name())));
         if seen {
             words += text.split_whitespace().count();
             if words >= NOSCRIPT_WORDS {

@@ -31,7 +31,7 @@ mod density;
 mod groups;
 mod metadata;
 pub use metadata::PageMetadata;
-pub(crate) use metadata::{words, MONTH_WORDS};
+pub(crate) use metadata::{words, MONTH_WORDS, TITLE_SEPARATORS};
 mod semantics;
 pub(crate) use semantics::class_words;
 

@@ -4,8 +4,8 @@
     python3 reports/wcxb-extract/fields_compare.py BEFORE.jsonl AFTER.jsonl [--corpora DIR]
 
 Per page, with the peer benchmark's scorers (benches/peers/extract_peers.py): title F1 and
-main-text F1 compared by the Wilcoxon signed-rank test (normal approximation, ties averaged,
-zero differences dropped); author and date found compared by the exact McNemar test (two-sided
+main-text F1 compared by the Wilcoxon signed-rank test of reports/all-eras/compare.py (normal
+approximation, ties corrected, zero differences dropped); author and date found compared by the exact McNemar test (two-sided
 sign test on the discordant pages). Also prints each field on the even- and odd-numbered pages
 (the even half is where failures were read; the odd half checks). Standard library only.
 """
@@ -21,6 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("extract_peers", ROOT / "benches" / "peers" / "extract_peers.py")
 ep = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ep)
+# The Wilcoxon signed-rank test of the all-eras comparison (ties corrected, zeros dropped).
+spec = importlib.util.spec_from_file_location("compare", ROOT / "reports" / "all-eras" / "compare.py")
+compare = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(compare)
 
 
 def load(path):
@@ -36,26 +40,6 @@ def sign_test(k, n):
     """Two-sided exact binomial p of k or fewer of n at 1/2."""
     m = min(k, n - k)
     return min(1.0, 2 * sum(math.comb(n, i) for i in range(m + 1)) / 2 ** n) if n else 1.0
-
-
-def wilcoxon(diffs):
-    d = [x for x in diffs if x != 0]
-    n = len(d)
-    if n == 0:
-        return 1.0
-    order = sorted(range(n), key=lambda i: abs(d[i]))
-    ranks = [0.0] * n
-    i = 0
-    while i < n:
-        j = i
-        while j + 1 < n and abs(d[order[j + 1]]) == abs(d[order[i]]):
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    w = sum(r for r, x in zip(ranks, d) if x > 0)
-    mu, sd = n * (n + 1) / 4, math.sqrt(n * (n + 1) * (2 * n + 1) / 24)
-    return math.erfc(abs((w - mu) / sd) / math.sqrt(2))
 
 
 def main():
@@ -87,7 +71,7 @@ def main():
         if name in ("author", "date"):
             p, test = sign_test(worse, better + worse), "McNemar"
         else:
-            p, test = wilcoxon([y - x for _, x, y in pairs]), "Wilcoxon"
+            p, test = compare.wilcoxon([y - x for _, x, y in pairs]), "Wilcoxon"
         print(f"| {name} | {len(pairs)} | {mean([x for _, x, _ in pairs]):.3f} | {mean([y for _, _, y in pairs]):.3f} "
               f"| {half(0, 1):.3f} → {half(0, 2):.3f} | {half(1, 1):.3f} → {half(1, 2):.3f} | {better} / {worse} | {p:.2g} ({test}) |")
 

@@ -134,7 +134,7 @@ impl PageMetadata {
             }
         }
         if let Some(title) = html_title.filter(|t| !t.is_empty()) {
-            let longest = [" | ", " - ", " – ", " — ", " :: "]
+            let longest = TITLE_SEPARATORS
                 .iter()
                 .flat_map(|sep| title.split(sep))
                 .filter(|part| part.len() < title.len())
@@ -239,6 +239,11 @@ fn organisation_names(value: &Value) -> Vec<String> {
         _ => Vec::new(),
     }
 }
+
+/// Separators between the parts of a `<title>` ("Storm closes harbour | Coast Gazette"): the
+/// longest part is a declared title too. `crate::fields` cuts the site's name at these and a
+/// few more.
+pub(crate) const TITLE_SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", " :: "];
 
 /// Lower-cased runs of letters, digits and `_` (the `\w+` words WCXB scores with).
 pub(crate) fn words(text: &str) -> Vec<String> {

@@ -354,9 +354,11 @@ const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "au
 
 /// The first date written in `text`, as `YYYY-MM-DD` (`YYYY-MM` for an ISO month), read in this
 /// order: ISO `2025-05-04` (the start of an ISO timestamp); then the earliest of `May 4, 2025`,
-/// `4 May 2025` (`4th of May 2025`), `2025 May 4` and `5/4/2025` (month first, as US sites
-/// write it). English month names, full or abbreviated; relative dates ("3 hours ago") are not
-/// read. The same rules as the peer benchmark's scorer (`benches/peers/extract_peers.py`).
+/// `4 May 2025` (`4th of May 2025`), `2025 May 4` and the numeric dates of one word (`5/4/2025`
+/// month first, as US sites write it, `15/12/2025`, `2025.12.17`, `17.12.2025`: see
+/// `numeric_date`). English month names, full or abbreviated; relative dates ("3 hours ago") are not
+/// read. The peer benchmark's scorer (`benches/peers/extract_peers.py`) reads the same forms
+/// except the day-first and dotted ones, which parcels writes out as ISO.
 pub fn first_date(text: &str) -> Option<String> {
     if let Some(iso) = iso_date(text) {
         return Some(iso);
@@ -383,7 +385,7 @@ pub fn first_date(text: &str) -> Option<String> {
         } else if let (Some(y), Some(m), Some(d)) = (year(at(0)), month(at(1)), day(at(2))) {
             Some((y, m, d))
         } else {
-            slash_date(at(0))
+            numeric_date(at(0))
         };
         if let Some((y, m, d)) = found {
             return Some(format!("{y:04}-{m:02}-{d:02}"));
@@ -436,16 +438,32 @@ fn iso_date(text: &str) -> Option<String> {
     })
 }
 
-/// `M/D/YYYY` (month first).
-fn slash_date(t: &str) -> Option<(u32, u32, u32)> {
-    let mut parts = t.split('/');
-    let (m, d, y) = (parts.next()?.parse::<u32>().ok()?, parts.next()?.parse::<u32>().ok()?, parts.next()?);
-    let y = (y.len() == 4).then(|| y.parse::<u32>().ok()).flatten()?;
-    ((1..=12).contains(&m) && (1..=31).contains(&d) && parts.next().is_none()).then_some((y, m, d))
+/// A numeric date in one word, as `(year, month, day)`: `M/D/YYYY` (month first, as US sites
+/// write it) unless its first number cannot be a month (`15/12/2025` is day first);
+/// `YYYY.MM.DD`; `D.M.YYYY` (day first, as European sites write it). Letters glued before the
+/// date are left out: a byline run into its date ("Yucy3/4/2025") still dates the page.
+fn numeric_date(t: &str) -> Option<(u32, u32, u32)> {
+    let t = t.trim_start_matches(|c: char| c.is_alphabetic());
+    let number = |p: &str| (!p.is_empty() && p.len() <= 2).then(|| p.parse::<u32>().ok()).flatten();
+    let year = |p: &str| (p.len() == 4).then(|| p.parse::<u32>().ok()).flatten();
+    let valid = |(y, m, d): (u32, u32, u32)| ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d));
+    let parts: Vec<&str> = t.split(['/', '.']).collect();
+    let [a, b, c] = parts[..] else { return None };
+    if t.contains('/') && !t.contains('.') {
+        let (first, second, y) = (number(a)?, number(b)?, year(c)?);
+        return valid((y, first, second)).or_else(|| valid((y, second, first)).filter(|_| first > 12));
+    }
+    if t.contains('.') && !t.contains('/') {
+        if let Some(y) = year(a) {
+            return valid((y, number(b)?, number(c)?));
+        }
+        return valid((year(c)?, number(b)?, number(a)?));
+    }
+    None
 }
 
 /// Words of a text with the punctuation around them removed (`May 4, 2025.` → `May`, `4`,
-/// `2025`); `/` stays inside a word for `5/4/2025`.
+/// `2025`); `/` and `.` stay inside a word for `5/4/2025` and `2025.12.17`.
 fn tokens(text: &str) -> Vec<String> {
     text.split_whitespace().map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '/')).to_string()).filter(|w| !w.is_empty()).collect()
 }
@@ -505,8 +523,15 @@ mod tests {
         assert_eq!(first_date("Tue, 05 Mar 2024 10:00:00 GMT").as_deref(), Some("2024-03-05"));
         assert_eq!(first_date("2023 Dec 1").as_deref(), Some("2023-12-01"));
         assert_eq!(first_date("on 12/31/2022.").as_deref(), Some("2022-12-31"));
-        // Not dates: relative dates, a mayor, an ISO-looking number inside a longer one, month 13.
-        for none in ["3 hours ago", "Mayor 4 2025", "12025-05-04", "2025-13-01", "13/31/2022", ""] {
+        // Day first where the first number cannot be a month; dotted dates; a byline glued to
+        // its date.
+        assert_eq!(first_date("Posted on the 15/12/2025 at 19:00").as_deref(), Some("2025-12-15"));
+        assert_eq!(first_date("Essay - Published: 2025.12.17 | programming").as_deref(), Some("2025-12-17"));
+        assert_eq!(first_date("Veröffentlicht am 3.11.2024").as_deref(), Some("2024-11-03"));
+        assert_eq!(first_date("Yucy3/4/2025").as_deref(), Some("2025-03-04"));
+        // Not dates: relative dates, a mayor, an ISO-looking number inside a longer one, month 13,
+        // a version number, a ratio.
+        for none in ["3 hours ago", "Mayor 4 2025", "12025-05-04", "2025-13-01", "13/31/2022", "13/13/2022", "v1.2.3", "2025.13.01", "1/2", ""] {
             assert_eq!(first_date(none), None, "{none}");
         }
     }

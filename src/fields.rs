@@ -48,8 +48,9 @@ const DATELINE_WORDS: usize = 30;
 /// marked in the page, a modified date only after every other source; what its markup marks
 /// ([`Marked`]); the block the classifier labelled so (cut to a name, read as a date); the
 /// blocks next to the title (`texts` are the page's block texts in document order, `title` the
-/// article's title): the first that starts like a byline (`By …`, `Written by …`, `Author: …`)
-/// gives the reporter, the first short one with a date in it the date.
+/// article's title): the first byline among them ([`near_byline`]) gives the reporter, the first
+/// short one with a date in it the date; last, a short block anywhere that signs the post
+/// (`Posted by …`, `Written by …`, `Authors: …` under a blog post).
 pub fn fill(meta: &PageMetadata, marked: &Marked, texts: &[&str], title: Option<&str>, reporter: &mut Option<String>, date: &mut Option<String>) {
     let at = title.and_then(|t| texts.iter().position(|b| *b == t)).unwrap_or(0);
     let near = || texts[at.saturating_sub(NEAR_BEFORE)..texts.len().min(at + NEAR_AFTER)].iter();
@@ -57,7 +58,10 @@ pub fn fill(meta: &PageMetadata, marked: &Marked, texts: &[&str], title: Option<
         .or_else(|| marked.bylines.first().cloned())
         .or_else(|| declared_reporter(meta))
         .or_else(|| reporter.as_deref().and_then(byline_name))
-        .or_else(|| near().filter(|t| starts_like_byline(t)).find_map(|t| byline_name(t)));
+        .or_else(|| near_byline(&texts[at.saturating_sub(NEAR_BEFORE)..texts.len().min(at + NEAR_AFTER)]))
+        .or_else(|| {
+            texts.iter().filter(|t| t.split_whitespace().count() <= DATELINE_WORDS && signed_lead(t).is_some()).find_map(|t| byline_name(&t[signed_lead(t)?..]))
+        });
     let block_date = || date.as_deref().map(|d| first_date(d).unwrap_or_else(|| d.trim().to_string()));
     let near_date = || near().filter(|t| t.split_whitespace().count() <= DATELINE_WORDS).find_map(|t| first_date(t));
     *date = match meta.published.iter().find_map(|d| first_date(d)) {
@@ -336,7 +340,10 @@ fn joined_names<'a>(authors: impl Iterator<Item = &'a String>) -> Option<String>
     let mut names: Vec<&str> = Vec::new();
     for a in authors {
         let a = a.trim();
-        let seen = names.iter().any(|n| n.eq_ignore_ascii_case(a));
+        // "A, B, C" declared twice, once as one string and once name by name.
+        let parts = |n: &str| n.split(',').map(|p| p.trim().to_lowercase()).filter(|p| !p.is_empty()).collect::<Vec<_>>();
+        let known: HashSet<String> = names.iter().flat_map(|n| parts(n)).collect();
+        let seen = parts(a).iter().all(|p| known.contains(p));
         if !a.is_empty() && a.len() <= 100 && !a.contains("://") && !seen && names.len() < MAX_AUTHORS {
             names.push(a);
         }
@@ -478,7 +485,7 @@ const AFTER_NAME: &[&str] = &["updated", "published", "posted", "on", "at", "las
 pub fn byline_name(text: &str) -> Option<String> {
     let t = text.trim();
     let rest = t.get(byline_lead(t).unwrap_or(0)..).unwrap_or(t).trim_start_matches(|c: char| c.is_whitespace() || c == ':');
-    let cut = ["|", "•", "·", " - ", " — ", " – ", "\n"].iter().filter_map(|s| rest.find(s)).min().unwrap_or(rest.len());
+    let cut = ["|", "•", "·", " - ", " — ", " – ", "\n", ": ", " in "].iter().filter_map(|s| rest.find(s)).min().unwrap_or(rest.len());
     let mut words = Vec::new();
     for w in rest[..cut].split_whitespace() {
         let bare = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
@@ -497,11 +504,55 @@ pub fn byline_name(text: &str) -> Option<String> {
 fn byline_lead(text: &str) -> Option<usize> {
     let t = text.trim_start();
     let lower = t.to_lowercase();
+    // `ByDaryl Austin`: the space lost between two inline elements.
+    let mut after_by = t.strip_prefix("By").unwrap_or("").chars();
+    if after_by.next().is_some_and(char::is_uppercase) && after_by.next().is_some_and(char::is_lowercase) {
+        return Some(text.len() - t.len() + 2);
+    }
     let lead = ["written by", "posted by", "words by", "story by", "reporting by", "by", "authors", "author"]
         .into_iter()
         .find(|lead| lower.starts_with(lead) && lower[lead.len()..].starts_with(|c: char| c.is_whitespace() || c == ':'))?;
     let name = t.get(lead.len()..)?.trim_start_matches(|c: char| c.is_whitespace() || c == ':');
     Some(text.len() - name.len())
+}
+
+/// The reporter from the blocks next to the title: the first that starts like a byline (`By
+/// Jane Doe`, `ByJane Doe` with the space lost), a lead standing alone followed by the name
+/// in the next block (`Written by` | `Edzel Tabing`), or a short dated block with a byline
+/// after its date (`March 15, 2022 · 3 min read · By ASU Online`).
+fn near_byline(texts: &[&str]) -> Option<String> {
+    texts.iter().enumerate().find_map(|(i, t)| {
+        if starts_like_byline(t) {
+            return byline_name(t);
+        }
+        let lead_alone = byline_lead(&format!("{} ", t.trim())).is_some_and(|at| at > t.trim().len());
+        if lead_alone {
+            return texts[i + 1..].iter().find(|n| !n.trim().is_empty()).and_then(|n| marked_name(n)).filter(|n| capitalised(n));
+        }
+        if t.split_whitespace().count() <= DATELINE_WORDS && first_date(t).is_some() {
+            let at = t.find(" By ").or_else(|| t.find(" by ").filter(|&at| t[at + 4..].starts_with(char::is_uppercase)))?;
+            // "book by December 30": a date, not a name.
+            return byline_name(&t[at + 1..]).filter(|n| !n.split_whitespace().next().is_some_and(|w| is_month(&w.to_lowercase())));
+        }
+        None
+    })
+}
+
+/// Whether every word of a name starts with a capital letter, its particles (`van`, `de`) aside:
+/// "Edzel Tabing", "Ludwig van Beethoven", not "Starting an eco-friendly lifestyle".
+fn capitalised(name: &str) -> bool {
+    const PARTICLES: &[&str] = &["van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "del", "bin", "al", "and", "&"];
+    name.split_whitespace().all(|w| w.starts_with(|c: char| !c.is_lowercase()) || PARTICLES.contains(&w))
+}
+
+/// Leads that sign a post wherever they stand on the page (blog templates put them under the
+/// post): `Posted by`, `Written by`, `Authored by`, `Author:`, `Authors:`; where the name starts.
+fn signed_lead(text: &str) -> Option<usize> {
+    let t = text.trim_start();
+    let lower = t.to_lowercase();
+    let lead = ["posted by", "written by", "authored by", "author:", "authors:"].into_iter().find(|l| lower.starts_with(l))?;
+    let name = t[lead.len()..].trim_start_matches(|c: char| c.is_whitespace() || c == ':');
+    name.starts_with(char::is_uppercase).then(|| text.len() - name.len())
 }
 
 /// A byline lead followed by a capital letter (`By Jane`, not `by the river`).
@@ -626,6 +677,38 @@ mod tests {
         let (mut reporter, mut date) = (None, None);
         fill(&PageMetadata::default(), &Marked::default(), &far, Some("Storm closes harbour"), &mut reporter, &mut date);
         assert_eq!((reporter, date), (None, None));
+    }
+
+    #[test]
+    fn bylines_next_to_the_title_in_the_shapes_pages_write_them() {
+        let reporter_of = |texts: &[&str]| {
+            let (mut reporter, mut date) = (None, None);
+            fill(&PageMetadata::default(), &Marked::default(), texts, Some("Storm closes harbour"), &mut reporter, &mut date);
+            reporter
+        };
+        // The lead alone, the name in the next block (not a sentence, not lower case).
+        assert_eq!(reporter_of(&["Storm closes harbour", "Written by", "Edzel Tabing"]).as_deref(), Some("Edzel Tabing"));
+        assert_eq!(reporter_of(&["Storm closes harbour", "Written By", "Starting an eco-friendly lifestyle: tips"]), None);
+        // The space lost between two inline elements; not "Byron" nor an acronym.
+        assert_eq!(reporter_of(&["Storm closes harbour", "ByDaryl Austin"]).as_deref(), Some("Daryl Austin"));
+        assert_eq!(reporter_of(&["Storm closes harbour", "Byron Bay beaches"]), None);
+        // After the date in a short dated block; a deadline is not a name; a category after
+        // " in " is cut.
+        assert_eq!(reporter_of(&["Storm closes harbour", "March 15, 2022 · 3 min read · By ASU Online"]).as_deref(), Some("ASU Online"));
+        assert_eq!(reporter_of(&["Storm closes harbour", "03/01/2017 by Agatha Caleo in Careers"]).as_deref(), Some("Agatha Caleo"));
+        assert_eq!(reporter_of(&["Storm closes harbour", "Save when you book by December 30, 2025"]), None);
+        // A post signed under it, anywhere on the page.
+        let far: Vec<&str> = std::iter::once("Storm closes harbour")
+            .chain(std::iter::repeat_n("x", NEAR_AFTER))
+            .chain(["Posted by Colin Watson on 2025-12-18 in debusine."])
+            .collect();
+        assert_eq!(reporter_of(&far).as_deref(), Some("Colin Watson"));
+    }
+
+    #[test]
+    fn authors_declared_twice_are_given_once() {
+        let names = ["Craig Randall, Alli Miles".to_string(), "Craig Randall".to_string(), "Alli Miles".to_string(), "Bo Kim".to_string()];
+        assert_eq!(joined_names(names.iter()).as_deref(), Some("Craig Randall, Alli Miles, Bo Kim"));
     }
 
     fn marked(html: &str) -> Marked {

@@ -104,6 +104,10 @@ pub struct Marked {
     /// The texts of the `<h1>` elements, white space collapsed, in document order: where a
     /// page shows its headline when it marks one at all.
     pub headings: Vec<String>,
+    /// The texts of the `<h1>` elements that are the site's logo: the whole heading a link to
+    /// the site's home page (`<h1><a href="/">RogerBW's Blog</a></h1>`). Blogs and
+    /// documentation sites set their name so, and then it is no headline.
+    pub logos: Vec<String>,
 }
 
 /// A name marked in the markup longer than this many words is a sentence, not a byline.
@@ -172,7 +176,11 @@ impl Marked {
                     }
                     if el.name() == "h1" {
                         let text = element_text(element);
-                        if !text.is_empty() {
+                        let home = |a: ElementRef| a.value().name() == "a" && a.value().attr("href").is_some_and(is_home) && element_text(a) == text;
+                        if text.is_empty() {
+                        } else if element.descendants().filter_map(ElementRef::wrap).any(home) || element.ancestors().filter_map(ElementRef::wrap).any(home) {
+                            marked.logos.push(text);
+                        } else {
                             marked.headings.push(text);
                         }
                     }
@@ -197,6 +205,17 @@ impl Marked {
         marked.dates = published;
         marked
     }
+}
+
+/// Whether a link goes to the site's home page or its index: `/`, `https://host/`, `./`,
+/// `../index.html` (a documentation page's link up to its table of contents).
+fn is_home(href: &str) -> bool {
+    let path = href.split_once("://").map_or(href, |(_, rest)| rest.find('/').map_or("/", |at| &rest[at..]));
+    let mut path = path.trim();
+    while let Some(rest) = path.strip_prefix("../").or_else(|| path.strip_prefix("./")) {
+        path = rest;
+    }
+    matches!(path, "" | "/" | ".." | "index.html" | "/index.html" | "index.php" | "/index.php")
 }
 
 /// An element's text, white space collapsed; reading stops after about 400 characters.
@@ -258,14 +277,24 @@ const MORE_TITLE_SEPARATORS: &[&str] = &[" · ", " » "];
 /// words. Among matching blocks an `<h1>` ([`Marked::headings`]) comes first, then the higher
 /// F1, then the more trusted declared title, then the first in the page: pages carry their
 /// site's name as a logo, in a breadcrumb or a footer as often as their headline, but mark the
-/// headline as the `<h1>`.
+/// headline as the `<h1>`. A block that is the site's name (its words among an organisation's)
+/// or an `<h1>` that is the site's logo ([`Marked::logos`]) is no candidate, unless the page
+/// declares no title but its name.
 ///
 /// On WCXB dev with the shipped default model, title F1 went from 0.464 (the classifier's
-/// title block alone) to 0.846 with the declared titles and to 0.895 with the cut site names
-/// and the `<h1>` (`reports/wcxb-extract/fields.md`).
+/// title block alone) to 0.846 with the declared titles, to 0.895 with the cut site names
+/// and the `<h1>`, and to 0.900 without the site's name and logo as candidates
+/// (`reports/wcxb-extract/fields.md`).
 pub fn title(meta: &PageMetadata, marked: &Marked, texts: &[&str], classified: Option<String>) -> Option<String> {
     let declared = declared_titles(meta);
     let headings: HashSet<String> = marked.headings.iter().map(|h| h.to_lowercase()).collect();
+    let logos: HashSet<String> = marked.logos.iter().map(|h| h.to_lowercase()).collect();
+    // The site's name as a block (its logo, its footer) is no headline, unless the page declares
+    // no title but the site's name.
+    let organisations: Vec<HashSet<String>> =
+        meta.organisations.iter().map(|o| words(o).into_iter().collect::<HashSet<_>>()).filter(|o| !o.is_empty()).collect();
+    let all_site = declared.iter().all(|(_, d)| organisations.iter().any(|o| d.is_subset(o)));
+    let names_site = |block: &HashSet<String>| !all_site && organisations.iter().any(|o| block.is_subset(o));
     // (is an <h1>, F1, -rank of the declared title it matches), the block's text.
     let mut best: Option<((bool, f64, isize), &str)> = None;
     // Without a declared title no block can match one: the blocks are not looked at.
@@ -273,6 +302,9 @@ pub fn title(meta: &PageMetadata, marked: &Marked, texts: &[&str], classified: O
     for text in candidates.filter(|t| !t.trim().is_empty() && t.split_whitespace().count() <= HEADLINE_WORDS) {
         let block: HashSet<String> = words(text).into_iter().collect();
         let normalised = text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+        if logos.contains(&normalised) || names_site(&block) {
+            continue;
+        }
         let h1 = headings.contains(&normalised);
         let mut matched: Option<(usize, f64)> = None;
         for (rank, (_, d)) in declared.iter().enumerate() {
@@ -738,6 +770,35 @@ mod tests {
         // The <h1> texts, white space collapsed; an empty one and the navigation's are left out.
         assert_eq!(m.headings, ["Storm closes harbour"]);
         assert_eq!(marked("<p>nothing marked</p>"), Marked::default());
+    }
+
+    #[test]
+    fn the_site_s_logo_and_name_are_no_headline() {
+        // A blog's name as an <h1> linking home, a documentation site's linking to its index.
+        let m = marked(
+            r#"<h1><a href="https://blog.example/">RogerBW's Blog</a></h1><h1><a href="../index.html">Docs</a></h1><h1>Advent <a href="/">of</a> Code</h1>"#,
+        );
+        assert_eq!((m.logos, m.headings), (vec!["RogerBW's Blog".to_string(), "Docs".into()], vec!["Advent of Code".to_string()]));
+        for home in ["/", "./", "../../", "https://host", "https://host/", "index.html", "../index.html"] {
+            assert!(is_home(home), "{home}");
+        }
+        for not_home in ["/blog/", "https://host/about", "#top", "../guide.html"] {
+            assert!(!is_home(not_home), "{not_home}");
+        }
+        // The logo would match the whole <title> (F1 0.5); the site's name (`og:site_name`) as a
+        // block is no headline either, so the block that shows `og:title` wins.
+        let meta = PageMetadata {
+            titles: vec!["Advent of Code week 2".into(), "RogerBW's Blog: Advent of Code week 2".into()],
+            organisations: vec!["RogerBW's Blog".into()],
+            ..PageMetadata::default()
+        };
+        let logo = Marked { logos: vec!["RogerBW's Blog".into()], ..Marked::default() };
+        let texts = ["RogerBW's Blog", "Advent of Code week two", "RogerBW's Blog"];
+        assert_eq!(title(&meta, &logo, &texts, None).as_deref(), Some("Advent of Code week two"));
+        assert_eq!(title(&meta, &Marked::default(), &texts, None).as_deref(), Some("Advent of Code week two"));
+        // A page that declares nothing but the site's name keeps the block that shows it.
+        let home = PageMetadata { titles: vec!["Glossier".into()], organisations: vec!["Glossier".into()], ..PageMetadata::default() };
+        assert_eq!(title(&home, &Marked::default(), &["Glossier", "Shop"], None).as_deref(), Some("Glossier"));
     }
 
     #[test]

@@ -48,7 +48,7 @@ const DATELINE_WORDS: usize = 30;
 /// marked in the page, a modified date only after every other source; what its markup marks
 /// ([`Marked`]); the block the classifier labelled so (cut to a name, read as a date); the
 /// blocks next to the title (`texts` are the page's block texts in document order, `title` the
-/// article's title): the first byline among them ([`near_byline`]) gives the reporter, the first
+/// article's title): the first byline among them (`near_byline`) gives the reporter, the first
 /// short one with a date in it the date; last, a short block anywhere that signs the post
 /// (`Posted by …`, `Written by …`, `Authors: …` under a blog post).
 pub fn fill(meta: &PageMetadata, marked: &Marked, texts: &[&str], title: Option<&str>, reporter: &mut Option<String>, date: &mut Option<String>) {

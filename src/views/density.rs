@@ -113,6 +113,21 @@ fn linked_words(block: &Block) -> usize {
     linked.min(block.words)
 }
 
+/// Each block's score in the search for the densest run: unlinked words − linked words −
+/// `block_penalty`.
+fn run_scores(words: &[usize], linked: &[usize], settings: &Settings) -> Vec<f64> {
+    words.iter().zip(linked).map(|(&w, &l)| (w - l) as f64 - l as f64 - settings.block_penalty).collect()
+}
+
+/// `[start, end)` of a division's densest run of text, as the `density` group finds it: where the
+/// page's body of text begins and ends.
+pub(super) fn body_run(blocks: &[Block]) -> Result<Option<(usize, usize)>, GroupError> {
+    let settings = Settings::builtin()?;
+    let words: Vec<usize> = blocks.iter().map(|b| wrap(&b.text, settings.wrap_width).0).collect();
+    let linked: Vec<usize> = blocks.iter().zip(&words).map(|(b, &w)| linked_words(b).min(w)).collect();
+    Ok(densest_run(&run_scores(&words, &linked, settings)))
+}
+
 /// `[start, end)` of the maximal-score run of consecutive blocks (the earliest on ties); `None`
 /// when no run scores above 0.
 fn densest_run(scores: &[f64]) -> Option<(usize, usize)> {
@@ -172,8 +187,7 @@ impl FeatureGroup for Density {
             let c = containers.entry(container(block)).or_default();
             *c = (c.0 + words[b], c.1 + wrapped[b].1, c.2 + linked[b]);
         }
-        let scores: Vec<f64> = words.iter().zip(&linked).map(|(&w, &l)| (w - l) as f64 - l as f64 - settings.block_penalty).collect();
-        let run = densest_run(&scores);
+        let run = densest_run(&run_scores(&words, &linked, settings));
         let run_words = run.map_or(0, |(s, e)| words[s..e].iter().sum::<usize>());
         for b in 0..n {
             let (cw, cl, clinked) = containers.get(&container(&blocks[b])).copied().unwrap_or_default();

@@ -71,7 +71,7 @@ pub fn css(data: &[u8]) -> Result<usize, String> {
     Ok(styled.len())
 }
 
-/// Every built-in feature group of each view, the opt-in ones (`semantics`, `density`,
+/// Every built-in feature group of each view, the opt-in ones (`semantics`, `density`, `headline`,
 /// `metadata`) included.
 fn all_groups() -> ViewConfig {
     let registry = Registry::builtin();

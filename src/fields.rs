@@ -81,14 +81,15 @@ fn declared_person(meta: &PageMetadata) -> Option<String> {
 
 /// What a page's markup marks as its byline and publication date, in document order. Read
 /// from the elements outside `<nav>`, `<footer>`, `<script>` and the like, and outside any
-/// element whose `class` or `id` says comment, related, menu or breadcrumb (a commenter's name
-/// is not the byline).
+/// element whose `class` or `id` says comment, review, related, menu or breadcrumb (a
+/// commenter's or a reviewer's name is not the byline), unless that element holds the page's
+/// `<main>` or `<article>` (a layout wrapper whose class says `flex-nav-expanded`).
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Marked {
     /// Names from the elements marked as author: `rel="author"`, `itemprop="author"` or
     /// `creator`, a link to an author's archive (`href` with `/author/` or `/authors/`), a
-    /// `class`/`id` word that starts with `author` (not `authori…`) or is `byline`, `writer` or
-    /// `username` (words as the `semantics` group splits them: `authorName` → `author`,
+    /// `class`/`id` word that starts with `author` (not `authori…`), ends with `username`
+    /// (`bigusername`) or is `byline`, `writer` or `username` (words as the `semantics` group splits them: `authorName` → `author`,
     /// `name`; `blog__authorname` → `blog`, `authorname`), not one that also says avatar,
     /// image, bio or description. The element's text cut to a name ([`byline_name`]): at most
     /// [`MARKED_NAME_WORDS`] words, more than two letters, no date (nor a day and a month), no
@@ -120,7 +121,7 @@ const NOT_NAMES: &[&str] = &[
     "all", "see", "bio", "min", "mins", "minute", "minutes", "read",
 ];
 /// `class`/`id` words of the subtrees that hold no byline of this article.
-const NOT_ARTICLE: &[&str] = &["comment", "comments", "related", "menu", "breadcrumb", "breadcrumbs", "footer", "nav", "navigation"];
+const NOT_ARTICLE: &[&str] = &["comment", "comments", "review", "reviews", "related", "menu", "breadcrumb", "breadcrumbs", "footer", "nav", "navigation"];
 /// Elements whose subtree is never read.
 const SKIPPED: &[&str] = &["script", "style", "noscript", "template", "nav", "footer", "head", "svg"];
 
@@ -145,7 +146,11 @@ impl Marked {
                     // `<body class="footer-on-bottom has-sidebar">`: the page's own classes name
                     // its parts, not the page.
                     let container = ["html", "body", "main", "article"].contains(&el.name());
-                    if SKIPPED.contains(&el.name()) || !container && says(NOT_ARTICLE) {
+                    // A wrapper of the whole layout (`<div class="flex-nav-expanded">` around
+                    // Reddit's post) holds the headline: its classes name the page's state, not
+                    // a menu.
+                    let holds_article = || node.descendants().any(|d| d.value().as_element().is_some_and(|e| ["main", "article"].contains(&e.name())));
+                    if SKIPPED.contains(&el.name()) || !container && says(NOT_ARTICLE) && !holds_article() {
                         skipping = Some(depth);
                         continue;
                     }
@@ -153,7 +158,8 @@ impl Marked {
                     let (rel, itemprop) = (attr_words("rel"), attr_words("itemprop"));
                     // `authorName`, `blog__authorname`: a class word that starts with author
                     // (not authority, authorize).
-                    let author_word = |w: &String| AUTHOR_WORDS.contains(&w.as_str()) || w.starts_with("author") && !w.starts_with("authori");
+                    let author_word =
+                        |w: &String| AUTHOR_WORDS.contains(&w.as_str()) || w.ends_with("username") || w.starts_with("author") && !w.starts_with("authori");
                     // A link to the author's archive (`/author/jane-doe/`, WordPress and others).
                     let author_link = el.name() == "a" && el.attr("href").is_some_and(|h| h.contains("/author/") || h.contains("/authors/"));
                     let author = rel.iter().any(|w| w == "author")
@@ -770,6 +776,19 @@ mod tests {
         // The <h1> texts, white space collapsed; an empty one and the navigation's are left out.
         assert_eq!(m.headings, ["Storm closes harbour"]);
         assert_eq!(marked("<p>nothing marked</p>"), Marked::default());
+    }
+
+    #[test]
+    fn a_layout_wrapper_is_read_and_reviews_are_not() {
+        // Reddit wraps the whole page in a class that says "nav"; it holds the <main>, so it is
+        // no menu. A forum's `bigusername`. A product's reviews are user content, like comments.
+        let m = marked(
+            r#"<div class="grid flex-nav-expanded"><main><a class="author-name" href="/user/ControlCAD">ControlCAD</a>
+            <a class="bigusername" href="member.php?u=1">microfast</a>
+            <div class="product-reviews"><span class="review-author">Tom K.</span></div></main></div>
+            <div class="nav-menu"><span class="author">Menu Person</span></div>"#,
+        );
+        assert_eq!(m.bylines, ["ControlCAD", "microfast"]);
     }
 
     #[test]

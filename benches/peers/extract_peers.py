@@ -1227,7 +1227,7 @@ def main():
                 # more (its pool): these quality figures include pages it saw.
                 tools[label] = dict(label=label, has_title=True, has_meta=True, **speed,
                                     note="the model may have seen some of these pages "
-                                         "(parcels-17.json: 72 labelled, 150 in its pool)",
+                                         "(parcels-17.json: 168 labelled, 150 in its pool)",
                                     **evaluate(parcels_outputs(records, pages), pages, True))
             elif name == "default":
                 cv_records, cv_path, cross_validated = cv

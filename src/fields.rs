@@ -53,15 +53,14 @@ const DATELINE_WORDS: usize = 30;
 /// (`Posted by …`, `Written by …`, `Authors: …` under a blog post).
 pub fn fill(meta: &PageMetadata, marked: &Marked, texts: &[&str], title: Option<&str>, reporter: &mut Option<String>, date: &mut Option<String>) {
     let at = title.and_then(|t| texts.iter().position(|b| *b == t)).unwrap_or(0);
-    let near = || texts[at.saturating_sub(NEAR_BEFORE)..texts.len().min(at + NEAR_AFTER)].iter();
+    let window = &texts[at.saturating_sub(NEAR_BEFORE)..texts.len().min(at + NEAR_AFTER)];
+    let near = || window.iter();
     *reporter = declared_person(meta)
         .or_else(|| marked.bylines.first().cloned())
         .or_else(|| declared_reporter(meta))
         .or_else(|| reporter.as_deref().and_then(byline_name))
-        .or_else(|| near_byline(&texts[at.saturating_sub(NEAR_BEFORE)..texts.len().min(at + NEAR_AFTER)]))
-        .or_else(|| {
-            texts.iter().filter(|t| t.split_whitespace().count() <= DATELINE_WORDS && signed_lead(t).is_some()).find_map(|t| byline_name(&t[signed_lead(t)?..]))
-        });
+        .or_else(|| near_byline(window))
+        .or_else(|| texts.iter().filter(|t| t.split_whitespace().count() <= DATELINE_WORDS).find_map(|t| byline_name(&t[signed_lead(t)?..])));
     let block_date = || date.as_deref().map(|d| first_date(d).unwrap_or_else(|| d.trim().to_string()));
     let near_date = || near().filter(|t| t.split_whitespace().count() <= DATELINE_WORDS).find_map(|t| first_date(t));
     *date = match meta.published.iter().find_map(|d| first_date(d)) {
@@ -183,11 +182,10 @@ impl Marked {
                     if el.name() == "h1" {
                         let text = element_text(element);
                         let home = |a: ElementRef| a.value().name() == "a" && a.value().attr("href").is_some_and(is_home) && element_text(a) == text;
-                        if text.is_empty() {
-                        } else if element.descendants().filter_map(ElementRef::wrap).any(home) || element.ancestors().filter_map(ElementRef::wrap).any(home) {
-                            marked.logos.push(text);
-                        } else {
-                            marked.headings.push(text);
+                        if !text.is_empty() {
+                            let logo =
+                                element.descendants().filter_map(ElementRef::wrap).any(home) || element.ancestors().filter_map(ElementRef::wrap).any(home);
+                            if logo { &mut marked.logos } else { &mut marked.headings }.push(text);
                         }
                     }
                     let stamp = || el.attr("content").or_else(|| el.attr("datetime")).and_then(first_date).or_else(|| short_date(&element_text(element)));
@@ -297,8 +295,7 @@ pub fn title(meta: &PageMetadata, marked: &Marked, texts: &[&str], classified: O
     let logos: HashSet<String> = marked.logos.iter().map(|h| h.to_lowercase()).collect();
     // The site's name as a block (its logo, its footer) is no headline, unless the page declares
     // no title but the site's name.
-    let organisations: Vec<HashSet<String>> =
-        meta.organisations.iter().map(|o| words(o).into_iter().collect::<HashSet<_>>()).filter(|o| !o.is_empty()).collect();
+    let organisations = organisation_words(meta);
     let all_site = declared.iter().all(|(_, d)| organisations.iter().any(|o| d.is_subset(o)));
     let names_site = |block: &HashSet<String>| !all_site && organisations.iter().any(|o| block.is_subset(o));
     // (is an <h1>, F1, -rank of the declared title it matches), the block's text.
@@ -335,7 +332,7 @@ pub fn title(meta: &PageMetadata, marked: &Marked, texts: &[&str], classified: O
 /// and organisations' names cut from them.
 fn declared_titles(meta: &PageMetadata) -> Vec<(String, HashSet<String>)> {
     let set = |text: &str| -> HashSet<String> { words(text).into_iter().collect() };
-    let organisations: Vec<HashSet<String>> = meta.organisations.iter().map(|o| set(o)).filter(|o| !o.is_empty()).collect();
+    let organisations = organisation_words(meta);
     let names_organisation = |part: &str| {
         let part = set(part);
         organisations.iter().any(|o| part.is_subset(o))
@@ -352,6 +349,12 @@ fn declared_titles(meta: &PageMetadata) -> Vec<(String, HashSet<String>)> {
     // A title that is all site name (`og:title` "Glossier") stays as it is.
     let cut = |title: &str| Some(kept_parts(title)).filter(|p| !p.is_empty()).map(|p| p.join(" | ")).unwrap_or_else(|| title.to_string());
     meta.titles.iter().map(|t| cut(t)).map(|t| (t.clone(), set(&t))).filter(|(_, s)| !s.is_empty()).collect()
+}
+
+/// The word sets of the names the page gives itself or an organisation
+/// ([`PageMetadata::organisations`]), those without words left out.
+fn organisation_words(meta: &PageMetadata) -> Vec<HashSet<String>> {
+    meta.organisations.iter().map(|o| words(o).into_iter().collect::<HashSet<_>>()).filter(|o| !o.is_empty()).collect()
 }
 
 /// F1 of two word sets, `2·common / (|a| + |b|)` (0 when either is empty). Computed from the
@@ -536,6 +539,9 @@ pub fn byline_name(text: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
+/// Words that open a byline, lower-cased, longest first where one starts another.
+const BYLINE_LEADS: &[&str] = &["written by", "posted by", "words by", "story by", "reporting by", "by", "authors", "author"];
+
 /// Where the name starts when a text starts like a byline: `By`, `Written by`, `Posted by`,
 /// `Words by`, `Story by`, `Reporting by` or `Author(s)` as words of their own; the name starts
 /// after the spaces or colon that follow.
@@ -547,9 +553,7 @@ fn byline_lead(text: &str) -> Option<usize> {
     if after_by.next().is_some_and(char::is_uppercase) && after_by.next().is_some_and(char::is_lowercase) {
         return Some(text.len() - t.len() + 2);
     }
-    let lead = ["written by", "posted by", "words by", "story by", "reporting by", "by", "authors", "author"]
-        .into_iter()
-        .find(|lead| lower.starts_with(lead) && lower[lead.len()..].starts_with(|c: char| c.is_whitespace() || c == ':'))?;
+    let lead = BYLINE_LEADS.iter().copied().find(|lead| lower.starts_with(lead) && lower[lead.len()..].starts_with(|c: char| c.is_whitespace() || c == ':'))?;
     let name = t.get(lead.len()..)?.trim_start_matches(|c: char| c.is_whitespace() || c == ':');
     Some(text.len() - name.len())
 }
@@ -563,7 +567,8 @@ fn near_byline(texts: &[&str]) -> Option<String> {
         if starts_like_byline(t) {
             return byline_name(t);
         }
-        let lead_alone = byline_lead(&format!("{} ", t.trim())).is_some_and(|at| at > t.trim().len());
+        // The lead with nothing after it but a colon: the name is in the next block.
+        let lead_alone = BYLINE_LEADS.contains(&t.trim().to_lowercase().trim_end_matches(|c: char| c.is_whitespace() || c == ':'));
         if lead_alone {
             return texts[i + 1..].iter().find(|n| !n.trim().is_empty()).and_then(|n| marked_name(n)).filter(|n| capitalised(n));
         }

@@ -15,7 +15,7 @@ use crate::lexical::{self, IdfTable, LexicalFeatures};
 use crate::page::Page;
 use crate::stylistic::{StyleError, StyleOptions, StylePass};
 
-use super::ViewError;
+use super::{PageMetadata, ViewError};
 
 /// The view a feature group belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -95,12 +95,13 @@ pub struct PageContext<'a> {
     idf: Option<&'a IdfTable>,
     style_pass: OnceCell<StylePass<'a>>,
     lexical: OnceCell<LexicalFeatures>,
+    metadata: OnceCell<PageMetadata>,
 }
 
 impl<'a> PageContext<'a> {
     /// A context for one divided page and its cascade; `idf` is needed by the lexical pass only.
     pub fn new(page: &'a Page, division: &'a Division, styled: &'a StyledDom, style: &'a StyleOptions, idf: Option<&'a IdfTable>) -> PageContext<'a> {
-        PageContext { page, division, styled, style, idf, style_pass: OnceCell::new(), lexical: OnceCell::new() }
+        PageContext { page, division, styled, style, idf, style_pass: OnceCell::new(), lexical: OnceCell::new(), metadata: OnceCell::new() }
     }
 
     /// The page.
@@ -150,6 +151,12 @@ impl<'a> PageContext<'a> {
         }
         let idf = self.idf.ok_or(GroupError::NoIdf)?;
         Ok(self.lexical.get_or_init(|| lexical::extract(self.division, idf)))
+    }
+
+    /// What the page declares about itself (JSON-LD, OpenGraph, `<meta>`, `<title>`), read once
+    /// for the `metadata` and `headline` groups.
+    pub fn metadata(&self) -> &PageMetadata {
+        self.metadata.get_or_init(|| PageMetadata::read(&self.page.html))
     }
 }
 

@@ -21,7 +21,6 @@
 
 use super::density::body_run;
 use super::groups::{FeatureGroup, GroupError, GroupOutput, PageContext, ViewKind};
-use super::PageMetadata;
 use crate::fields::{self, Marked};
 
 /// Offsets are clipped to this many blocks: beyond it, "far" is all a stump needs to know.
@@ -59,7 +58,7 @@ impl FeatureGroup for Headline {
         let blocks = &ctx.division().blocks;
         let html = &ctx.page().html;
         let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
-        let headline = fields::title(&PageMetadata::read(html), &Marked::read(html), &texts, None).and_then(|t| texts.iter().position(|b| b.trim() == t));
+        let headline = fields::title(ctx.metadata(), &Marked::read(html), &texts, None).and_then(|t| texts.iter().position(|b| b.trim() == t));
         let body = body_run(blocks)?.map(|(start, _)| start);
         let offset = |b: usize, from: Option<usize>| from.map_or(f64::NAN, |h| (b as f64 - h as f64).clamp(-FAR, FAR));
         for b in 0..blocks.len() {

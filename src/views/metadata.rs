@@ -409,7 +409,7 @@ impl FeatureGroup for Metadata {
     }
 
     fn compute(&self, ctx: &PageContext<'_>, out: &mut GroupOutput) -> Result<(), GroupError> {
-        let meta = PageMetadata::read(&ctx.page().html);
+        let meta = ctx.metadata();
         let set = |s: &String| words(s).into_iter().collect::<HashSet<String>>();
         let titles: Vec<HashSet<String>> = meta.titles.iter().map(set).collect();
         let authors: Vec<HashSet<String>> = meta.authors.iter().map(set).collect();

@@ -131,6 +131,18 @@ pub struct BoostingConfig {
     /// for features with at most 255 distinct values). 32 halves fitting time.
     #[serde(default)]
     pub max_bins: Option<usize>,
+    /// Levels of each round's weak hypothesis: 1, the paper's stumps (default), or 2, two-level
+    /// trees ([`crate::boost::AdaBoostMhParams::depth`]).
+    #[serde(default = "default_depth", skip_serializing_if = "is_default_depth")]
+    pub depth: usize,
+}
+
+fn default_depth() -> usize {
+    1
+}
+
+fn is_default_depth(d: &usize) -> bool {
+    *d == default_depth()
 }
 
 fn default_max_rounds() -> usize {

@@ -70,9 +70,9 @@ pub struct Fitted {
     pub training_blocks: usize,
 }
 
-/// Validated boosting parameters for `rounds` rounds, with the config's `max_bins`.
+/// Validated boosting parameters for `rounds` rounds, with the config's `max_bins` and `depth`.
 pub fn boost_params(config: &ExperimentConfig, n_classes: usize, rounds: usize) -> Result<AdaBoostMhValidParams, TrainError> {
-    let mut p = AdaBoostMhParams::new().n_rounds(rounds).n_classes(Some(n_classes));
+    let mut p = AdaBoostMhParams::new().n_rounds(rounds).n_classes(Some(n_classes)).depth(config.boosting.depth);
     if let Some(bins) = config.boosting.max_bins {
         p = p.max_bins(Some(bins));
     }

@@ -80,6 +80,31 @@ impl Distribution {
         }
     }
 
+    /// D with every block outside `inside` at weight 0 (not renormalised): the distribution a
+    /// tree's child stump is searched under, so that its Z and confidences count only the
+    /// blocks of its parent's branch.
+    pub fn restricted(&self, inside: impl Fn(usize) -> bool) -> Self {
+        let s = self.stride;
+        let mut d = self.clone();
+        d.totals.iter_mut().for_each(|t| t.fill(0.0));
+        for i in 0..d.labels.len() {
+            if !inside(i) {
+                d.pos[i] = 0.0;
+                d.pos32[i].0 = 0.0;
+                d.neg[i * s..(i + 1) * s].fill(0.0);
+                d.neg32[i * s..(i + 1) * s].fill(0.0);
+            }
+            d.add_to_totals(i);
+        }
+        d
+    }
+
+    /// Total weight (W₊ + W₋ over all classes).
+    pub fn total(&self) -> f64 {
+        let (pos, neg) = self.totals(false);
+        pos.iter().sum::<f64>() + neg.iter().sum::<f64>()
+    }
+
     /// W₊ʲˡ and W₋ʲˡ (l < k) for each branch j of a partition given per block.
     pub fn branch_weights(&self, branches: &[Branch]) -> [(Vec<f64>, Vec<f64>); 3] {
         let (k, s) = (self.k, self.stride);
@@ -100,20 +125,31 @@ impl Distribution {
     /// D(i,l) ← D(i,l)·exp(−Y_il·h(xᵢ,l)) / Z_t. Returns the normaliser Z_t, or `None` when
     /// it is not a positive finite number (weights overflowed or vanished).
     pub fn reweight(&mut self, stump: &Stump, branches: &[Branch]) -> Option<f64> {
+        let outputs: Vec<&[f64]> = stump.outputs.iter().map(Vec::as_slice).collect();
+        let leaves: Vec<u8> = branches.iter().map(|&b| b as u8).collect();
+        self.reweight_leaves(&outputs, &leaves)
+    }
+
+    /// The reweighting step for any domain partition: block i is in part `leaves[i]`, which
+    /// predicts `outputs[leaves[i]]` (a stump's three branches, or a tree's leaves).
+    pub fn reweight_leaves(&mut self, outputs: &[&[f64]], leaves: &[u8]) -> Option<f64> {
         let s = self.stride;
-        // exp(±c) once per branch and class rather than once per (block, class) pair; padding
+        // exp(±c) once per part and class rather than once per (block, class) pair; padding
         // classes get factor 1 (their weight stays 0).
-        let factors = |sign: f64| -> [Vec<f64>; 3] {
-            std::array::from_fn(|j| {
-                let mut f: Vec<f64> = stump.outputs[j].iter().map(|c| (sign * c).exp()).collect();
-                f.resize(s, 1.0);
-                f
-            })
+        let factors = |sign: f64| -> Vec<Vec<f64>> {
+            outputs
+                .iter()
+                .map(|o| {
+                    let mut f: Vec<f64> = o.iter().map(|c| (sign * c).exp()).collect();
+                    f.resize(s, 1.0);
+                    f
+                })
+                .collect()
         };
         let (up, down) = (factors(1.0), factors(-1.0));
         let mut z = 0.0;
-        for (i, &b) in branches.iter().enumerate() {
-            let j = b as usize;
+        for (i, &j) in leaves.iter().enumerate() {
+            let j = j as usize;
             // Y = +1 for the true class: weight shrinks when the stump votes for it.
             self.pos[i] *= down[j][self.labels[i]];
             z += self.pos[i];
@@ -148,7 +184,7 @@ mod tests {
     #[test]
     fn reweighting_reports_overflow_instead_of_producing_infinities() {
         let mut d = Distribution::new(&[0, 1], 2, &[0.25, 0.25]);
-        let stump = Stump { test: StumpTest::Present { column: 0 }, outputs: [vec![0.0, 0.0], vec![1e3, 1e3], vec![0.0, 0.0]] };
+        let stump = Stump { test: StumpTest::Present { column: 0 }, outputs: [vec![0.0, 0.0], vec![1e3, 1e3], vec![0.0, 0.0]], children: None };
         assert_eq!(d.reweight(&stump, &[Branch::False, Branch::False]), None);
         let mut d = Distribution::new(&[0, 1], 2, &[0.25, 0.25]);
         let z = d.reweight(&stump, &[Branch::True, Branch::True]);

@@ -42,9 +42,17 @@ impl AdaBoostMhValidParams {
                 break;
             }
             let branches = index.branches(&best);
-            let stump = build_stump(&index, &d, &best, &branches, epsilon);
+            let mut stump = build_stump(&index, &d, &best, &branches, epsilon);
             // Step 3: D_{t+1}(i,l) = D_t(i,l)·exp(−Y_il·h_t(xᵢ,l)) / Z_t.
-            let Some(z) = d.reweight(&stump, &branches) else {
+            let reweighted = if self.depth() >= 2 {
+                grow_children(&index, &d, &mut stump, &branches, epsilon).and_then(|leaves| {
+                    let outputs = leaf_outputs(&stump);
+                    d.reweight_leaves(&outputs, &leaves)
+                })
+            } else {
+                d.reweight(&stump, &branches)
+            };
+            let Some(z) = reweighted else {
                 stop_reason = StopReason::NonFiniteWeights;
                 break;
             };
@@ -120,5 +128,47 @@ impl AdaBoostMhValidParams {
 fn build_stump(index: &TrainIndex, d: &Distribution, best: &Candidate, branches: &[Branch], epsilon: f64) -> Stump {
     let weights = d.branch_weights(branches);
     let outputs = weights.map(|(pos, neg)| pos.iter().zip(&neg).map(|(&p, &n)| 0.5 * ((p + epsilon) / (n + epsilon)).ln()).collect());
-    Stump { test: index.test(best), outputs }
+    Stump { test: index.test(best), outputs, children: None }
+}
+
+/// Depth 2: under each branch of `root` holding training weight, the stump minimising Z over
+/// that branch's blocks alone (searched under D restricted to them). Returns each block's leaf
+/// in [`leaf_outputs`]' numbering; `None` if a weight overflowed.
+fn grow_children(index: &TrainIndex, d: &Distribution, root: &mut Stump, branches: &[Branch], epsilon: f64) -> Option<Vec<u8>> {
+    let mut leaves: Vec<u8> = branches.iter().map(|&b| b as u8).collect();
+    let mut children: [Option<Stump>; 3] = Default::default();
+    for (j, child) in children.iter_mut().enumerate() {
+        let part = d.restricted(|i| branches[i] as usize == j);
+        let total = part.total();
+        if !total.is_finite() {
+            return None;
+        }
+        if total <= 0.0 {
+            continue;
+        }
+        let Some(best) = index.best_split(&part) else { continue };
+        let under = index.branches(&best);
+        let stump = build_stump(index, &part, &best, &under, epsilon);
+        for (leaf, (&b, &u)) in leaves.iter_mut().zip(branches.iter().zip(&under)) {
+            if b as usize == j {
+                *leaf = 3 + 3 * j as u8 + u as u8;
+            }
+        }
+        *child = Some(stump);
+    }
+    root.children = Some(Box::new(children));
+    Some(leaves)
+}
+
+/// The confidences of each leaf of a tree: the root's three branches (used where a branch has
+/// no child), then each child's three branches (child j's branch b is leaf 3 + 3j + b).
+fn leaf_outputs(tree: &Stump) -> Vec<&[f64]> {
+    let mut out: Vec<&[f64]> = tree.outputs.iter().map(Vec::as_slice).collect();
+    for j in 0..3 {
+        match tree.children.as_ref().and_then(|c| c[j].as_ref()) {
+            Some(child) => out.extend(child.outputs.iter().map(Vec::as_slice)),
+            None => out.extend(std::iter::repeat_n(&[][..], 3)),
+        }
+    }
+    out
 }

@@ -18,6 +18,12 @@
 //! reweighted by exp(−Y·c). Stumps test a numeric column (`x ≤ θ`, `x > θ`, missing: three
 //! parts) or a token column (present, absent); both kinds compete in the same round.
 //!
+//! With `depth = 2` ([`AdaBoostMhParams::depth`]) each round's stump is grown into a two-level
+//! tree: under each of its parts, the stump minimising Z over that part's blocks alone (D
+//! restricted to them). The tree is still one domain partition, into at most nine parts, with
+//! c_jl set and D reweighted exactly as above, so the invariants below hold for trees too; it
+//! lets a round say "short *and* inside an author box", which a sum of stumps cannot.
+//!
 //! **Invariants**: D sums to 1 after every round; the product of the round normalisers
 //! ([`AdaBoostMh::round_normalizers`]) equals the training exponential loss and bounds the
 //! training error (times k); the chosen stump does not depend on the number of rayon threads

@@ -219,31 +219,36 @@ impl AdaBoostMh {
             return invalid(format!("{} classes, above the limit of {MAX_CLASSES}", self.n_classes));
         }
         let (n_numeric, n_tokens) = (self.schema.numeric_names.len(), self.schema.token_names.len());
-        for (t, stump) in self.stumps.iter().enumerate() {
-            match stump.test {
-                StumpTest::AtMost { column, threshold } => {
-                    if column >= n_numeric {
-                        return invalid(format!("stump {t} tests numeric column {column}, but the schema has {n_numeric}"));
-                    }
-                    if threshold.is_nan() {
-                        return invalid(format!("stump {t} has a NaN threshold"));
-                    }
-                }
-                StumpTest::Present { column } => {
-                    if column >= n_tokens {
-                        return invalid(format!("stump {t} tests token column {column}, but the schema has {n_tokens}"));
-                    }
-                }
+        for (t, tree) in self.stumps.iter().enumerate() {
+            if tree.children.as_ref().is_some_and(|c| c.iter().flatten().any(|c| c.children.is_some())) {
+                return invalid(format!("stump {t} is a tree deeper than two levels"));
             }
-            for (branch, outputs) in stump.outputs.iter().enumerate() {
-                if outputs.len() != self.n_classes {
-                    return invalid(format!("stump {t} branch {branch} has {} confidences for {} classes", outputs.len(), self.n_classes));
+            for stump in tree.nodes() {
+                match stump.test {
+                    StumpTest::AtMost { column, threshold } => {
+                        if column >= n_numeric {
+                            return invalid(format!("stump {t} tests numeric column {column}, but the schema has {n_numeric}"));
+                        }
+                        if threshold.is_nan() {
+                            return invalid(format!("stump {t} has a NaN threshold"));
+                        }
+                    }
+                    StumpTest::Present { column } => {
+                        if column >= n_tokens {
+                            return invalid(format!("stump {t} tests token column {column}, but the schema has {n_tokens}"));
+                        }
+                    }
                 }
-                if let Some(v) = outputs.iter().find(|v| !v.is_finite()) {
-                    return invalid(format!("stump {t} branch {branch} has a non-finite confidence {v}"));
-                }
-                if let Some(v) = outputs.iter().find(|v| v.abs() > MAX_CONFIDENCE) {
-                    return invalid(format!("stump {t} branch {branch} has a confidence {v:e}, beyond ±{MAX_CONFIDENCE} (no trained stump reaches 373)"));
+                for (branch, outputs) in stump.outputs.iter().enumerate() {
+                    if outputs.len() != self.n_classes {
+                        return invalid(format!("stump {t} branch {branch} has {} confidences for {} classes", outputs.len(), self.n_classes));
+                    }
+                    if let Some(v) = outputs.iter().find(|v| !v.is_finite()) {
+                        return invalid(format!("stump {t} branch {branch} has a non-finite confidence {v}"));
+                    }
+                    if let Some(v) = outputs.iter().find(|v| v.abs() > MAX_CONFIDENCE) {
+                        return invalid(format!("stump {t} branch {branch} has a confidence {v:e}, beyond ±{MAX_CONFIDENCE} (no trained stump reaches 373)"));
+                    }
                 }
             }
         }

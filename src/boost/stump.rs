@@ -1,6 +1,9 @@
 //! Confidence-rated decision stumps: a one-feature test splitting blocks into at most three
 //! parts, each predicting one real confidence per class (Schapire & Singer 1999, section 4:
-//! "domain-partitioning" weak hypotheses).
+//! "domain-partitioning" weak hypotheses). A stump may carry a stump under each of its parts
+//! (`children`): a two-level tree, still one domain partition (into at most nine parts) with
+//! one confidence per part and class, so everything S&S prove of domain-partitioning
+//! hypotheses holds for it (see `AdaBoostMhParams::depth`).
 
 use crate::matrix::FeatureMatrix;
 use serde::{Deserialize, Serialize};
@@ -16,6 +19,7 @@ pub enum StumpTest {
 
 /// Which part of a stump's partition a block falls into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Branch {
     True = 0,
     False = 1,
@@ -31,6 +35,11 @@ pub struct Stump {
     /// [`Branch::Missing`] (all zeros for token tests and for features never missing in
     /// training, i.e. the stump abstains).
     pub outputs: [Vec<f64>; 3],
+    /// For a two-level tree (`depth = 2`), the stump that splits the blocks of each branch
+    /// further; a branch without one is a leaf predicting `outputs[branch]`. Children have no
+    /// children. Absent from stump models, whose JSON is unchanged by this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub children: Option<Box<[Option<Stump>; 3]>>,
 }
 
 impl Stump {
@@ -59,9 +68,53 @@ impl Stump {
         }
     }
 
-    /// Per-class confidences for block `row`.
+    /// Per-class confidences for block `row` (the leaf it reaches in a tree).
     pub fn output(&self, x: &FeatureMatrix, row: usize) -> &[f64] {
-        &self.outputs[self.branch(x, row) as usize]
+        let b = self.branch(x, row);
+        match self.child(b) {
+            Some(child) => child.output(x, row),
+            None => &self.outputs[b as usize],
+        }
+    }
+
+    /// The stump under branch `b`, if this is a tree with one there.
+    pub fn child(&self, b: Branch) -> Option<&Stump> {
+        self.children.as_ref().and_then(|c| c[b as usize].as_ref())
+    }
+
+    /// This stump and its children, if any.
+    pub fn nodes(&self) -> impl Iterator<Item = &Stump> {
+        std::iter::once(self).chain(self.children.iter().flat_map(|c| c.iter().flatten()))
+    }
+
+    /// The branch every block of `x` takes (the fast paths of [`Stump::add_to`]).
+    fn branches(&self, x: &FeatureMatrix, present: &TokenRows) -> Vec<Branch> {
+        match self.test {
+            StumpTest::AtMost { column, threshold } if column < x.n_numeric() => x
+                .numeric()
+                .column(column)
+                .iter()
+                .map(|&v| {
+                    if v.is_nan() {
+                        Branch::Missing
+                    } else if v <= threshold {
+                        Branch::True
+                    } else {
+                        Branch::False
+                    }
+                })
+                .collect(),
+            StumpTest::AtMost { .. } => vec![Branch::Missing; x.n_rows()],
+            StumpTest::Present { column } => {
+                let mut out = vec![Branch::False; x.n_rows()];
+                for &r in present.rows(column) {
+                    if let Some(b) = out.get_mut(r as usize) {
+                        *b = Branch::True;
+                    }
+                }
+                out
+            }
+        }
     }
 
     /// Adds this stump's output to every block's scores (`scores` is blocks × classes). The
@@ -71,6 +124,20 @@ impl Stump {
     /// searching every block's row. Each score receives the same additions in the same order as
     /// through [`Stump::output`], so the sums are bit-identical.
     pub(crate) fn add_to(&self, x: &FeatureMatrix, present: &TokenRows, scores: &mut ndarray::Array2<f64>) {
+        if let Some(children) = &self.children {
+            // A tree: each block's root branch, then its branch under that branch's child.
+            let root = self.branches(x, present);
+            let under: Vec<Option<Vec<Branch>>> = children.iter().map(|c| c.as_ref().map(|c| c.branches(x, present))).collect();
+            for (row, mut s) in scores.outer_iter_mut().enumerate() {
+                let b = root[row] as usize;
+                let out = match (&children[b], &under[b]) {
+                    (Some(child), Some(branches)) => &child.outputs[branches[row] as usize],
+                    _ => &self.outputs[b],
+                };
+                add(s.iter_mut(), out);
+            }
+            return;
+        }
         let k = scores.ncols();
         let Some(flat) = scores.as_slice_mut().filter(|_| k > 0) else {
             for (row, mut s) in scores.outer_iter_mut().enumerate() {
@@ -122,7 +189,7 @@ impl TokenRows {
         let tokens = x.tokens();
         let mut slot = vec![0u32; tokens.n_columns()];
         let mut rows = Vec::new();
-        for stump in stumps {
+        for stump in stumps.iter().flat_map(Stump::nodes) {
             if let StumpTest::Present { column } = stump.test {
                 if let Some(s) = slot.get_mut(column).filter(|s| **s == 0) {
                     rows.push(Vec::new());

@@ -205,7 +205,7 @@ fn reference_boost(x: &FeatureMatrix, y: &[usize], k: usize, rounds: usize) -> R
     for t in 0..x.n_tokens() {
         candidates.push(StumpTest::Present { column: t });
     }
-    let part = |test: &StumpTest, i: usize| Stump { test: test.clone(), outputs: [vec![], vec![], vec![]] }.branch(x, i) as usize;
+    let part = |test: &StumpTest, i: usize| Stump { test: test.clone(), outputs: [vec![], vec![], vec![]], children: None }.branch(x, i) as usize;
     let mut out = Reference { tests: Vec::new(), outputs: Vec::new() };
     for _ in 0..rounds {
         let mut best: Option<(f64, &StumpTest, PartWeights)> = None;
@@ -520,4 +520,90 @@ fn rare_tokens_left_out_by_the_bound_do_not_change_the_stumps() {
         let x = matrix(numeric, tokens, n_tokens);
         same_tests_as_the_reference(&x, &y, k, 25, seed);
     }
+}
+
+fn trees(n_rounds: usize) -> AdaBoostMhValidParams {
+    AdaBoostMhParams::new().n_rounds(n_rounds).max_bins(None).depth(2).check().expect("valid params")
+}
+
+/// XOR of two binary features over quadrants of unequal size (10, 10, 5 and 15 blocks), so
+/// that the first feature alone has an edge: no sum of one-feature votes separates XOR
+/// (g(0)+h(0) < 0 < g(0)+h(1) and g(1)+h(1) < 0 < g(1)+h(0) add up to a contradiction); a
+/// greedy two-level tree does.
+fn xor_data() -> (FeatureMatrix, Vec<usize>) {
+    let quadrants = [(0.0, 0.0, 10), (0.0, 1.0, 10), (1.0, 0.0, 5), (1.0, 1.0, 15)];
+    let m: usize = quadrants.iter().map(|q| q.2).sum();
+    let mut numeric = Array2::zeros((m, 2));
+    let mut labels = Vec::new();
+    for (a, b, n) in quadrants {
+        for _ in 0..n {
+            numeric[(labels.len(), 0)] = a;
+            numeric[(labels.len(), 1)] = b;
+            labels.push(usize::from(a != b));
+        }
+    }
+    (matrix(numeric, vec![vec![]; m], 0), labels)
+}
+
+#[test]
+fn two_level_trees_fit_what_stumps_cannot() {
+    let (x, y) = xor_data();
+    let errors = |m: &AdaBoostMh| m.predict_classes(&x).expect("schema").iter().zip(&y).filter(|(p, t)| p != t).count();
+    let stumps = exact(30).train(&x, &y).expect("trains");
+    assert!(errors(&stumps) >= 5, "an additive model of stumps gets a whole quadrant wrong: {} errors", errors(&stumps));
+    let tree = trees(1).train(&x, &y).expect("trains");
+    assert_eq!(tree.stumps().len(), 1, "one round, one tree");
+    assert!(tree.stumps()[0].children.is_some());
+    assert_eq!(errors(&tree), 0, "one tree of depth 2 separates XOR");
+}
+
+#[test]
+fn trees_keep_the_boosting_invariants() {
+    let (x, y) = random_data(31, 90, 3);
+    let model = trees(15).train(&x, &y).expect("trains");
+    // One normaliser per round, multiplying to the exponential loss.
+    assert_eq!(model.round_normalizers().len(), model.stumps().len());
+    let product: f64 = model.round_normalizers().iter().product();
+    let f = model.decision_function(&x).expect("schema");
+    let loss: f64 =
+        f.rows().into_iter().zip(&y).map(|(row, &yi)| row.iter().enumerate().map(|(l, &fl)| (if l == yi { -fl } else { fl }).exp()).sum::<f64>()).sum::<f64>()
+            / (90.0 * 3.0);
+    assert!((loss - product).abs() < 1e-9 * product, "{loss} vs {product}");
+    // Trees fit the training set at least as well as the same number of stumps.
+    let stumps = exact(15).train(&x, &y).expect("trains");
+    let stump_loss: f64 = stumps.round_normalizers().iter().product();
+    assert!(product <= stump_loss, "{product} > {stump_loss}");
+    // Scores are the leaves' outputs summed block by block, bit for bit.
+    for row in 0..x.n_rows() {
+        let mut expected = vec![0.0; 3];
+        for tree in model.stumps() {
+            for (e, o) in expected.iter_mut().zip(tree.output(&x, row)) {
+                *e += o;
+            }
+        }
+        assert_eq!(f.row(row).to_vec(), expected, "block {row}");
+    }
+    let staged: Vec<Array2<f64>> = model.staged_decision_function(&x).expect("schema").collect();
+    assert_eq!(staged.last(), Some(&f));
+    // Saved and loaded, a tree model predicts bit for bit; a stump model's JSON has no trace
+    // of trees (models saved before trees existed load and save unchanged).
+    let loaded = AdaBoostMh::from_json(&model.to_json().expect("serialises")).expect("loads");
+    assert_eq!(loaded, model);
+    assert!(model.to_json().expect("serialises").contains("\"depth\":2"));
+    let stump_json = stumps.to_json().expect("serialises");
+    assert!(!stump_json.contains("children") && !stump_json.contains("depth"));
+}
+
+#[test]
+fn a_tree_deeper_than_two_levels_is_rejected_on_load() {
+    let (x, y) = xor_data();
+    let mut model = trees(1).train(&x, &y).expect("trains");
+    let grandchild = model.stumps[0].clone();
+    if let Some(children) = model.stumps[0].children.as_mut() {
+        if let Some(child) = children[0].as_mut() {
+            child.children = grandchild.children;
+        }
+    }
+    let json = model.to_json().expect("serialises");
+    assert!(matches!(AdaBoostMh::from_json(&json), Err(BoostError::InvalidModel { .. })));
 }

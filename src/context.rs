@@ -40,6 +40,11 @@ pub struct ContextConfig {
     /// Folds (by page) for the cross-fitted view probabilities it is trained on.
     #[serde(default = "default_folds")]
     pub folds: usize,
+    /// Levels of the context learner's weak hypotheses (1 stumps, 2 two-level trees, which can
+    /// say "this block looks like a date *and* the one before it like a title"); default: the
+    /// `[boosting]` depth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<usize>,
 }
 
 fn default_folds() -> usize {

@@ -161,7 +161,12 @@ pub fn fit_with_pool(
             let classes: Vec<String> = scheme.names().map(str::to_string).collect();
             let x = crate::context::features(s.view(), l.view(), &pages, &classes);
             stage(Stage::ContextTraining);
-            let model = boost_params(config, k, ctx.rounds)?.train(&x, &targets)?;
+            let params = boost_params(config, k, ctx.rounds)?;
+            let params = match ctx.depth {
+                Some(depth) => params.with_depth(depth)?,
+                None => params,
+            };
+            let model = params.train(&x, &targets)?;
             progress.event(&Event::Step);
             Some(model)
         }

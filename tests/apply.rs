@@ -152,3 +152,25 @@ fn a_model_carries_its_divider_and_works_from_any_directory() {
     assert!(b["views"]["stylistic"]["label"].is_string() && b["views"]["lexical"]["confidence"].is_f64(), "{b}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_model_of_two_level_trees_saves_loads_and_predicts_exactly() {
+    let mut config = small_demo();
+    config.boosting.depth = 2;
+    config.cotraining.r = 1;
+    config.context = Some(parcels::context::ContextConfig { rounds: 10, folds: 2, depth: Some(1) });
+    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    assert!(model.stylistic.stumps().iter().all(|s| s.children.is_some()), "depth 2: every round is a tree");
+    assert!(model.context.as_ref().unwrap().stumps().iter().all(|s| s.children.is_none()), "[context] depth = 1 overrides it");
+    let dir = std::env::temp_dir().join(format!("parcels-apply-trees-{}", std::process::id()));
+    let path = dir.join("model.json");
+    model.save(&path).unwrap();
+    let loaded = Classifier::new(TrainedModel::load(&path).unwrap()).unwrap();
+    let page = Page::load(root().join("corpora/demo/pool/citybeacon-1.html"), &LoadOptions::default()).unwrap();
+    let a = Classifier::new(model).unwrap().classify(&page).unwrap().blocks;
+    let b = loaded.classify(&page).unwrap().blocks;
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!((x.id, &x.label, x.confidence.to_bits(), x.view), (y.id, &y.label, y.confidence.to_bits(), y.view));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

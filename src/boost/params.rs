@@ -67,6 +67,12 @@ impl AdaBoostMhValidParams {
         AdaBoostMhParams(Self { n_rounds, ..self.clone() }).check()
     }
 
+    /// A copy with a different weak-hypothesis depth (the context stage may differ from the
+    /// views).
+    pub fn with_depth(&self, depth: usize) -> Result<Self, BoostError> {
+        AdaBoostMhParams(Self { depth, ..self.clone() }).check()
+    }
+
     /// A copy with a fixed number of classes (cross-validation fixes it from all the data so
     /// that every fold's model scores every class).
     pub(crate) fn with_n_classes(&self, n_classes: usize) -> Result<Self, BoostError> {

@@ -135,6 +135,20 @@ pub struct BoostingConfig {
     /// trees ([`crate::boost::AdaBoostMhParams::depth`]).
     #[serde(default = "default_depth", skip_serializing_if = "is_default_depth")]
     pub depth: usize,
+    /// How much rarer classes weigh at the start of boosting: each labelled block's initial
+    /// weight is multiplied by (n / (k·n_c))^`class_balance`, n_c the labelled blocks of its
+    /// class c, k the classes present. 0 (default) treats blocks alike, as the paper; 1 gives
+    /// every class the same total weight; 0.5 is between.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub class_balance: f64,
+}
+
+fn ctx_depth(c: &ExperimentConfig) -> Option<usize> {
+    c.context.as_ref().and_then(|x| x.depth)
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 fn default_depth() -> usize {
@@ -443,6 +457,13 @@ impl ExperimentConfig {
                 return Err(bad(format!("context: rounds ({}) must be positive and folds ({}) at least 2", ctx.rounds, ctx.folds)));
             }
         }
+        let b = &self.boosting;
+        if !(1..=2).contains(&b.depth) || ctx_depth(self).is_some_and(|d| !(1..=2).contains(&d)) {
+            return Err(bad("boosting.depth and context.depth must be 1 (stumps) or 2 (two-level trees)".into()));
+        }
+        if !(b.class_balance.is_finite() && (0.0..=1.0).contains(&b.class_balance)) {
+            return Err(bad(format!("boosting.class_balance = {}: must be between 0 (blocks alike) and 1 (classes alike)", b.class_balance)));
+        }
         match &self.boosting.rounds {
             Rounds::Fixed(0) => return Err(bad("boosting.rounds must be at least 1".into())),
             Rounds::Chosen(s) if s != "cv" => return Err(bad(format!("boosting.rounds = {s:?}: a number or \"cv\""))),
@@ -601,6 +622,11 @@ mod tests {
         assert!(err(&["cotraining.lambda=3"]).contains("lambda"));
         assert!(err(&["cotraining"]).contains("expected KEY=VALUE"));
         assert!(err(&["seed.x=1"]).contains("seed is not a table"));
+        let c = ExperimentConfig::load_with(&path, &sets(&["boosting.depth=2", "context.rounds=5", "context.depth=1", "boosting.class_balance=0.5"])).unwrap();
+        assert_eq!((c.boosting.depth, c.context.and_then(|x| x.depth), c.boosting.class_balance), (2, Some(1), 0.5));
+        assert!(err(&["boosting.depth=3"]).contains("must be 1 (stumps) or 2"));
+        assert!(err(&["context.rounds=5", "context.depth=0"]).contains("must be 1 (stumps) or 2"));
+        assert!(err(&["boosting.class_balance=1.5"]).contains("between 0"));
     }
 
     #[test]

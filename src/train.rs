@@ -70,13 +70,32 @@ pub struct Fitted {
     pub training_blocks: usize,
 }
 
-/// Validated boosting parameters for `rounds` rounds, with the config's `max_bins` and `depth`.
-pub fn boost_params(config: &ExperimentConfig, n_classes: usize, rounds: usize) -> Result<AdaBoostMhValidParams, TrainError> {
+/// Validated boosting parameters for `rounds` rounds, with the config's `max_bins`, `depth`
+/// and class weights from `class_balance` over the labelled blocks' classes `targets`.
+pub fn boost_params(config: &ExperimentConfig, targets: &[usize], n_classes: usize, rounds: usize) -> Result<AdaBoostMhValidParams, TrainError> {
     let mut p = AdaBoostMhParams::new().n_rounds(rounds).n_classes(Some(n_classes)).depth(config.boosting.depth);
+    p = p.class_weights(class_weights(config.boosting.class_balance, targets, n_classes));
     if let Some(bins) = config.boosting.max_bins {
         p = p.max_bins(Some(bins));
     }
     Ok(p.check()?)
+}
+
+/// Per-class initial weights (n / (k·n_c))^`balance` over the classes present in `targets`
+/// (1 for a class absent from them); `None` for `balance` = 0 or no targets.
+pub fn class_weights(balance: f64, targets: &[usize], n_classes: usize) -> Option<Vec<f64>> {
+    if balance == 0.0 || targets.is_empty() {
+        return None;
+    }
+    let mut counts = vec![0usize; n_classes];
+    for &t in targets {
+        if let Some(c) = counts.get_mut(t) {
+            *c += 1;
+        }
+    }
+    let present = counts.iter().filter(|&&c| c > 0).count().max(1) as f64;
+    let n = targets.len() as f64;
+    Some(counts.iter().map(|&c| if c == 0 { 1.0 } else { (n / (present * c as f64)).powf(balance) }).collect())
 }
 
 /// The boosting rounds for one learner on some training data (`pages`: the page of each row,
@@ -86,7 +105,7 @@ pub fn rounds_for(config: &ExperimentConfig, x: &FeatureMatrix, y: &[usize], pag
         Rounds::Fixed(n) => Ok(*n),
         Rounds::Chosen(_) => {
             let inner = boost::folds_by_group(pages, config.boosting.cv_folds, seed);
-            let params = boost_params(config, k, config.boosting.max_rounds)?;
+            let params = boost_params(config, y, k, config.boosting.max_rounds)?;
             let choice = boost::choose_rounds_by_cv(&params, x, y, &inner, config.boosting.max_rounds)?;
             Ok(choice.n_rounds.max(1))
         }
@@ -142,7 +161,7 @@ pub fn fit_with_pool(
     for ((name, _), rounds) in learners.iter().zip(chosen) {
         boosting_rounds.insert(name.to_string(), rounds?);
     }
-    let (ps, pl) = (boost_params(config, k, boosting_rounds[STYLISTIC])?, boost_params(config, k, boosting_rounds[LEXICAL])?);
+    let (ps, pl) = (boost_params(config, &targets, k, boosting_rounds[STYLISTIC])?, boost_params(config, &targets, k, boosting_rounds[LEXICAL])?);
     stage(Stage::CoTraining);
     let selection = config.selection().ok_or_else(|| TrainError::Selection(config.cotraining.selection.clone()))?;
     let mut training_blocks = 0;
@@ -152,7 +171,7 @@ pub fn fit_with_pool(
         progress.event(&Event::Round { fold, round: r.round, training_blocks: r.training_blocks });
         progress.event(&Event::Step);
     })?;
-    let single_view = boost_params(config, k, boosting_rounds[SINGLE_VIEW])?.train(&single, &targets)?;
+    let single_view = boost_params(config, &targets, k, boosting_rounds[SINGLE_VIEW])?.train(&single, &targets)?;
     let context = match &config.context {
         None => None,
         Some(ctx) => {
@@ -161,7 +180,7 @@ pub fn fit_with_pool(
             let classes: Vec<String> = scheme.names().map(str::to_string).collect();
             let x = crate::context::features(s.view(), l.view(), &pages, &classes);
             stage(Stage::ContextTraining);
-            let params = boost_params(config, k, ctx.rounds)?;
+            let params = boost_params(config, &targets, k, ctx.rounds)?;
             let params = match ctx.depth {
                 Some(depth) => params.with_depth(depth)?,
                 None => params,
@@ -245,5 +264,22 @@ impl Fitted {
     /// Labels blocks with these learners (see [`decide`]).
     pub fn decide(&self, views: &TwoViews, page_of: &[usize], classes: &[String]) -> Result<Decisions, TrainError> {
         decide(&self.stylistic, &self.lexical, self.context.as_ref(), views, page_of, classes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::class_weights;
+
+    #[test]
+    fn class_weights_give_rare_classes_more_weight_as_balance_grows() {
+        // 6 blocks of class 0, 2 of class 1, none of class 2 (k = 2 classes present, n = 8).
+        let targets = [0, 0, 0, 0, 0, 0, 1, 1];
+        assert_eq!(class_weights(0.0, &targets, 3), None);
+        let balanced = class_weights(1.0, &targets, 3).unwrap();
+        // n / (k·n_c): 8/12 and 8/4; both classes then weigh 6·(2/3) = 2·2 = 4 in total.
+        assert!((balanced[0] - 2.0 / 3.0).abs() < 1e-12 && (balanced[1] - 2.0).abs() < 1e-12 && balanced[2] == 1.0);
+        let sqrt = class_weights(0.5, &targets, 3).unwrap();
+        assert!((sqrt[1] - 2f64.sqrt()).abs() < 1e-12 && sqrt[0] < 1.0);
     }
 }

@@ -17,7 +17,7 @@ impl Baseline for SelfTraining {
     fn predict(&self, fold: &Fold) -> Result<Vec<Vec<usize>>, TrainError> {
         let (train, test, pool) = (fold.train.single_view()?, fold.test.single_view()?, fold.pool.single_view()?);
         let rounds = fold.fitted.boosting_rounds.get(SINGLE_VIEW).copied().unwrap_or(1);
-        let params = boost_params(fold.config, fold.n_classes, rounds)?;
+        let params = boost_params(fold.config, fold.targets, fold.n_classes, rounds)?;
         let selection = fold.config.selection().ok_or_else(|| TrainError::Selection(fold.config.cotraining.selection.clone()))?;
         let mut predictions = Vec::new();
         let mut failure = None;

@@ -12,8 +12,8 @@
 //! for the stylistic `semantics` group markup tokens of a fixed vocabulary — so every page's
 //! matrices have the same columns.
 //!
-//! Opt-in groups ([`FeatureGroup::opt_in`]: `semantics`, `density`, `metadata`, the features of
-//! issue 14 for today's markup, and `headline`, of issue 15 for the fine-grained classes) are only built when a config names them, so configs without
+//! Opt-in groups ([`FeatureGroup::opt_in`]: `semantics`, `density`, `repetition`, `metadata`, the
+//! features of issue 14 for today's markup, and `headline`, of issue 15 for the fine-grained classes) are only built when a config names them, so configs without
 //! them, the models trained from those and their reports are unchanged.
 //!
 //! # How to add a feature group
@@ -31,6 +31,7 @@ mod density;
 mod groups;
 mod headline;
 mod metadata;
+mod repetition;
 pub use metadata::PageMetadata;
 pub(crate) use metadata::{words, MONTH_WORDS, TITLE_SEPARATORS};
 mod semantics;
@@ -53,7 +54,7 @@ use crate::stylistic::{StyleError, StyleOptions};
 #[serde(deny_unknown_fields)]
 pub struct ViewConfig {
     /// Groups of the stylistic view: `placement`, `layout`, `layer`, `table`, `font`, `image`,
-    /// `css`; opt-in: `semantics`, `density`, `headline`.
+    /// `css`; opt-in: `semantics`, `density`, `repetition`, `headline`.
     pub stylistic: Vec<String>,
     /// Groups of the lexical view: `words`, `links`, `pos`, `tokens`; opt-in: `metadata`.
     pub lexical: Vec<String>,
@@ -328,13 +329,16 @@ mod tests {
     #[test]
     fn opt_in_groups_are_chosen_by_name_only_and_come_after_the_others() {
         let registry = Registry::builtin();
-        assert_eq!(registry.known_names(ViewKind::Stylistic)[7..], ["semantics", "density", "headline"]);
+        assert_eq!(registry.known_names(ViewKind::Stylistic)[7..], ["semantics", "density", "repetition", "headline"]);
         assert_eq!(registry.known_names(ViewKind::Lexical)[4..], ["metadata"]);
-        assert!(!ViewConfig::default()
-            .stylistic
-            .iter()
-            .chain(&ViewConfig::default().lexical)
-            .any(|g| ["semantics", "density", "headline", "metadata"].contains(&g.as_str())));
+        assert!(!ViewConfig::default().stylistic.iter().chain(&ViewConfig::default().lexical).any(|g| [
+            "semantics",
+            "density",
+            "repetition",
+            "headline",
+            "metadata"
+        ]
+        .contains(&g.as_str())));
         let config = ViewConfig { stylistic: vec!["density".into(), "font".into(), "semantics".into()], lexical: vec!["metadata".into(), "words".into()] };
         let builder = ViewBuilder::new(&config, IdfTable::dragnet().unwrap(), StyleOptions::default()).unwrap();
         let names = builder.stylistic_names();

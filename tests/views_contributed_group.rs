@@ -110,7 +110,7 @@ fn unknown_groups_are_still_errors() {
     let err = ViewBuilder::with_groups(&config(&["shoutin"]), IdfTable::dragnet().unwrap(), StyleOptions::default(), registry).err().unwrap();
     assert_eq!(
         err.to_string(),
-        "unknown stylistic feature group \"shoutin\" (known: placement, layout, layer, table, font, image, css, semantics, density, headline, shouting)"
+        "unknown stylistic feature group \"shoutin\" (known: placement, layout, layer, table, font, image, css, semantics, density, repetition, headline, shouting)"
     );
     // A second group of the same name is refused.
     let err = Registry::builtin().with(Box::new(Shouting)).unwrap().with(Box::new(Shouting)).err().unwrap();

@@ -23,6 +23,7 @@ pub(super) fn groups() -> Vec<Box<dyn FeatureGroup>> {
         Box::new(Tokens),
         Box::new(super::semantics::Semantics),
         Box::new(super::density::Density),
+        Box::new(super::repetition::Repetition),
         Box::new(super::headline::Headline),
         Box::new(super::metadata::Metadata),
     ]

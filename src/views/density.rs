@@ -108,7 +108,7 @@ fn text_density((words, lines, last): (usize, usize, usize)) -> f64 {
 }
 
 /// Words of a block inside hyperlinks (at most its words).
-fn linked_words(block: &Block) -> usize {
+pub(super) fn linked_words(block: &Block) -> usize {
     let linked: usize = block.links.iter().map(|l| l.text.split_whitespace().filter(|t| is_word(t)).count()).sum();
     linked.min(block.words)
 }

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::boost::AdaBoostMh;
-use crate::corpus::{ArticleRoles, LabelScheme};
+use crate::corpus::{ArticleRoles, LabelScheme, ParallelItems};
 use crate::cotrain::{TwoViews, View};
 use crate::css::CssWarning;
 use crate::dataset::{prepare, view_builder, DataError, Prepared};
@@ -475,8 +475,12 @@ pub fn article(blocks: &[ClassifiedBlock], roles: &ArticleRoles, likelihoods: Op
             .max_by(|a, b| a.confidence.total_cmp(&b.confidence).then(b.id.cmp(&a.id)))
             .map(|b| b.text.clone())
     };
+    let mut in_body: Vec<bool> = blocks.iter().map(|b| roles.main_text.contains(&b.label)).collect();
+    if let (Some(rule), true) = (roles.parallel_items, in_body.contains(&true)) {
+        join_parallel_items(blocks, &mut in_body, rule);
+    }
     let mut main_text =
-        blocks.iter().filter(|b| roles.main_text.contains(&b.label) && !b.text.is_empty()).map(|b| b.text.as_str()).collect::<Vec<_>>().join("\n");
+        blocks.iter().zip(&in_body).filter(|(b, &body)| body && !b.text.is_empty()).map(|(b, _)| b.text.as_str()).collect::<Vec<_>>().join("\n");
     if let (true, Some(l)) = (main_text.is_empty(), likelihoods) {
         let with_text = || blocks.iter().zip(&l.main_text).filter(|(b, _)| !b.text.trim().is_empty());
         let top = with_text().map(|(_, &p)| p).fold(0.0, f64::max);
@@ -506,6 +510,54 @@ pub fn article(blocks: &[ClassifiedBlock], roles: &ArticleRoles, likelihoods: Op
     }
 }
 
+/// Takes runs of parallel items into the body whole ([`ParallelItems`]): `in_body` says, per
+/// block, whether its label is a body label, and gets the blocks of every run whose body blocks
+/// hold at least `min_share` of its words.
+fn join_parallel_items(blocks: &[ClassifiedBlock], in_body: &mut [bool], rule: ParallelItems) {
+    use std::collections::HashMap;
+    use std::hash::{Hash, Hasher};
+    // A block's element path as (tag, index) steps: `/html[1]/body[1]/div[3]`.
+    let steps: Vec<Vec<(&str, &str)>> =
+        blocks.iter().map(|b| b.locator.split('/').filter(|s| !s.is_empty()).map(|s| s.split_once('[').unwrap_or((s, ""))).collect()).collect();
+    // The run a block belongs to at step i: its path with the index of step i left out.
+    let key = |path: &[(&str, &str)], i: usize| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        path.len().hash(&mut h);
+        i.hash(&mut h);
+        for (j, (tag, index)) in path.iter().enumerate() {
+            tag.hash(&mut h);
+            if j != i {
+                index.hash(&mut h);
+            }
+        }
+        h.finish()
+    };
+    let mut runs: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (b, path) in steps.iter().enumerate() {
+        for i in 0..path.len() {
+            runs.entry(key(path, i)).or_default().push(b);
+        }
+    }
+    let words = |b: usize| blocks[b].text.split_whitespace().filter(|t| t.chars().any(char::is_alphanumeric)).count().max(1);
+    let labelled = in_body.to_vec();
+    let mut decided = std::collections::HashSet::new();
+    for path in &steps {
+        // The deepest step at which the block has enough parallel items.
+        let Some(run) = (0..path.len()).rev().map(|i| key(path, i)).find(|k| runs[k].len() >= rule.min_items) else { continue };
+        if !decided.insert(run) {
+            continue;
+        }
+        let members = &runs[&run];
+        let total: usize = members.iter().map(|&b| words(b)).sum();
+        let body: usize = members.iter().filter(|&&b| labelled[b]).map(|&b| words(b)).sum();
+        if body as f64 >= rule.min_share * total as f64 {
+            for &b in members {
+                in_body[b] = true;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -521,6 +573,36 @@ mod tests {
             views: ViewLabels { stylistic: said.clone(), lexical: said },
             text: text.into(),
         }
+    }
+
+    #[test]
+    fn a_run_of_parallel_items_joins_the_body_once_most_of_its_words_are_body() {
+        let at = |id: usize, label: &str, locator: &str, text: &str| ClassifiedBlock { locator: locator.into(), ..block(id, label, 0.8, text) };
+        let blocks = [
+            at(0, "not-content", "/html[1]/body[1]/nav[1]/a[1]", "Home"),
+            // Three cards; the middle one's description was called boilerplate.
+            at(1, "full-text", "/html[1]/body[1]/main[1]/div[1]/p[1]", "one two three four five six"),
+            at(2, "not-content", "/html[1]/body[1]/main[1]/div[2]/p[1]", "seven eight nine ten"),
+            at(3, "full-text", "/html[1]/body[1]/main[1]/div[3]/p[1]", "eleven twelve"),
+            // A footer menu with one item called body: 1 word of 4.
+            at(4, "full-text", "/html[1]/body[1]/footer[1]/ul[1]/li[1]", "About"),
+            at(5, "not-content", "/html[1]/body[1]/footer[1]/ul[1]/li[2]", "Contact us"),
+            at(6, "not-content", "/html[1]/body[1]/footer[1]/ul[1]/li[3]", "Jobs"),
+        ];
+        let mut roles = ArticleRoles { main_text: vec!["full-text".into()], ..ArticleRoles::default() };
+        let each = article(&blocks, &roles, None).main_text;
+        assert_eq!(each, "one two three four five six\neleven twelve\nAbout");
+        roles.parallel_items = Some(ParallelItems { min_items: 3, min_share: 0.5 });
+        let runs = article(&blocks, &roles, None).main_text;
+        assert_eq!(runs, "one two three four five six\nseven eight nine ten\neleven twelve\nAbout");
+        // Two cards are no run at min_items 3; at 2 the cards' run is still the three.
+        let two = [blocks[1].clone(), blocks[2].clone()];
+        assert_eq!(article(&two, &roles, None).main_text, "one two three four five six");
+        roles.parallel_items = Some(ParallelItems { min_items: 2, min_share: 0.5 });
+        assert_eq!(article(&two, &roles, None).main_text, "one two three four five six\nseven eight nine ten");
+        // Nothing labelled body: the rule adds nothing, the likelihood fallback decides.
+        let none = [at(0, "not-content", "/a[1]", "x"), at(1, "not-content", "/a[2]", "y"), at(2, "not-content", "/a[3]", "z")];
+        assert_eq!(article(&none, &roles, None).main_text, "");
     }
 
     #[test]

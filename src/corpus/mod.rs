@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 pub use labels::{BlockLabel, LabelError, LabelFile, Span};
 pub use manifest::{Manifest, ManifestEntry, ManifestError};
-pub use scheme::{ArticleRoles, LabelScheme, SchemeMapping};
+pub use scheme::{ArticleRoles, LabelScheme, ParallelItems, SchemeMapping};
 
 use crate::divide::{Divider, Division};
 use crate::page::{LoadOptions, Page, PageError};

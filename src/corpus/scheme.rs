@@ -39,7 +39,7 @@ pub struct Label {
 }
 
 /// A label scheme: the classes a block can take.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LabelScheme {
     pub name: String,
@@ -53,7 +53,7 @@ pub struct LabelScheme {
 
 /// The labels whose blocks give each field of an extracted article. Every name must be a
 /// label of the scheme.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArticleRoles {
     /// Labels of the article's body, joined in document order.
@@ -72,6 +72,26 @@ pub struct ArticleRoles {
     /// Label of the headings inside the body.
     #[serde(default)]
     pub subheader: Option<String>,
+    /// When set, runs of parallel items join the body as a whole once most of a run is body
+    /// (see [`ParallelItems`]); absent, each block's own label decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel_items: Option<ParallelItems>,
+}
+
+/// The rule that takes a list into the body whole: blocks are *parallel items* when their
+/// element paths differ in one index only (`…/div[3]/a/p[1]` and `…/div[4]/a/p[1]`: the cards of
+/// a listing, the posts of a thread, the rows of a table). Each block's run is its deepest such
+/// set with at least `min_items` blocks; when the body labels hold at least `min_share` of a
+/// run's words (a block without words counts as one), every block of the run joins the body.
+///
+/// Why: the learners label blocks one by one, and the items of one list sit near the decision
+/// boundary together, so some come out body and some not (a course catalogue with half its
+/// course descriptions). A person reads the list as one thing.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParallelItems {
+    pub min_items: usize,
+    pub min_share: f64,
 }
 
 impl ArticleRoles {
@@ -148,6 +168,14 @@ impl LabelScheme {
         if let Some(roles) = &scheme.article {
             if roles.main_text.is_empty() {
                 return Err(invalid("[article] main_text needs at least one label".into()));
+            }
+            if let Some(p) = roles.parallel_items {
+                if p.min_items < 2 || !(p.min_share > 0.0 && p.min_share <= 1.0) {
+                    return Err(invalid(format!(
+                        "[article.parallel_items] needs min_items of at least 2 and min_share in (0, 1], not {} and {}",
+                        p.min_items, p.min_share
+                    )));
+                }
             }
             if let Some(unknown) = roles.names().find(|n| !names.contains(n)) {
                 return Err(invalid(format!("[article] names {unknown:?}, which is not a label of the scheme")));
@@ -291,6 +319,11 @@ mod tests {
         assert!(LabelScheme::from_toml_str(&scheme("main_text=['a']\ntitle='a'"), Path::new("s.toml")).is_ok());
         let err = LabelScheme::from_toml_str(&scheme("main_text=['a']\ntitle='b'"), Path::new("s.toml")).unwrap_err();
         assert_eq!(err.to_string(), "s.toml: [article] names \"b\", which is not a label of the scheme");
+        let err = LabelScheme::from_toml_str(&scheme("main_text = ['a']\n[article.parallel_items]\nmin_items = 1\nmin_share = 0.5"), Path::new("s.toml"))
+            .unwrap_err();
+        assert!(err.to_string().contains("min_items of at least 2"), "{err}");
+        let l3s = LabelScheme::built_in("l3s-gn1").unwrap().article.unwrap();
+        assert_eq!(l3s.parallel_items, Some(ParallelItems { min_items: 3, min_share: 0.5 }));
         let err = LabelScheme::from_toml_str(&scheme("main_text=[]"), Path::new("s.toml")).unwrap_err();
         assert!(err.to_string().contains("main_text needs at least one label"), "{err}");
     }

@@ -89,6 +89,14 @@ impl Held {
     }
 }
 
+/// A block's group of repeated items: (parent element, signature), levels up from the block's
+/// container, and what the group holds.
+struct Found {
+    key: (NodeId, String),
+    level: usize,
+    group: Held,
+}
+
 /// An element's signature: its tag name, and its first class word unless that word has a digit
 /// (`post-81`, a per-item id written as a class).
 fn signature(el: &scraper::node::Element) -> String {
@@ -184,7 +192,7 @@ impl FeatureGroup for Repetition {
             by_sig.get(sig).copied().unwrap_or_default()
         };
         // Each block's group: (parent, signature) of its nearest repeated item, and the level.
-        let mut found: Vec<Option<((NodeId, String), usize, Held)>> = Vec::with_capacity(blocks.len());
+        let mut found: Vec<Option<Found>> = Vec::with_capacity(blocks.len());
         for block in blocks {
             let mut node = block.container_node.and_then(|id| tree.get(id));
             let mut hit = None;
@@ -197,19 +205,20 @@ impl FeatureGroup for Repetition {
                 let sig = signature(el);
                 let group = group_of(parent, &sig);
                 if group.items >= settings.min_items {
-                    hit = Some(((parent.id(), sig), level, group));
+                    hit = Some(Found { key: (parent.id(), sig), level, group });
                     break;
                 }
                 node = Some(parent);
             }
             found.push(hit);
         }
-        let largest = found.iter().flatten().max_by(|a, b| a.2.words.cmp(&b.2.words).then_with(|| b.0.cmp(&a.0))).map(|(key, _, g)| (key.clone(), g.words));
+        let largest =
+            found.iter().flatten().max_by(|a, b| a.group.words.cmp(&b.group.words).then_with(|| b.key.cmp(&a.key))).map(|f| (f.key.clone(), f.group.words));
         let page_max = largest.as_ref().map_or(0.0, |(_, w)| *w as f64 / page_words);
         for (b, hit) in found.iter().enumerate() {
             let inner = inner_items(tree, &blocks[b]) as f64;
             let row = match hit {
-                Some((key, level, g)) => {
+                Some(Found { key, level, group: g }) => {
                     let items = g.items as f64;
                     [
                         items,

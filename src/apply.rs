@@ -514,45 +514,62 @@ pub fn article(blocks: &[ClassifiedBlock], roles: &ArticleRoles, likelihoods: Op
 /// block, whether its label is a body label, and gets the blocks of every run whose body blocks
 /// hold at least `min_share` of its words.
 fn join_parallel_items(blocks: &[ClassifiedBlock], in_body: &mut [bool], rule: ParallelItems) {
-    use std::collections::HashMap;
-    use std::hash::{Hash, Hasher};
-    // A block's element path as (tag, index) steps: `/html[1]/body[1]/div[3]`.
-    let steps: Vec<Vec<(&str, &str)>> =
-        blocks.iter().map(|b| b.locator.split('/').filter(|s| !s.is_empty()).map(|s| s.split_once('[').unwrap_or((s, ""))).collect()).collect();
-    // The run a block belongs to at step i: its path with the index of step i left out.
-    let key = |path: &[(&str, &str)], i: usize| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        path.len().hash(&mut h);
-        i.hash(&mut h);
-        for (j, (tag, index)) in path.iter().enumerate() {
-            tag.hash(&mut h);
-            if j != i {
-                index.hash(&mut h);
-            }
-        }
-        h.finish()
-    };
-    let mut runs: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (b, path) in steps.iter().enumerate() {
-        for i in 0..path.len() {
-            runs.entry(key(path, i)).or_default().push(b);
-        }
+    // FNV-1a over bytes, and one step of mixing hashes into a running one.
+    fn fnv(bytes: &[u8]) -> u64 {
+        bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
     }
-    let words = |b: usize| blocks[b].text.split_whitespace().filter(|t| t.chars().any(char::is_alphanumeric)).count().max(1);
+    fn mix(h: u64, v: u64) -> u64 {
+        (h ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
+    }
+    // Per block, the key of its run at each step of its element path (`/html[1]/body[1]/div[3]`):
+    // the path's tags and every index but that step's. Prefix and suffix hashes make a block's
+    // keys linear in its depth.
+    let mut keys: Vec<Vec<u64>> = Vec::with_capacity(blocks.len());
+    let mut entries: Vec<(u64, u32)> = Vec::new();
+    for (b, block) in blocks.iter().enumerate() {
+        let steps: Vec<(u64, u64)> = block
+            .locator
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                let (tag, index) = s.split_once('[').unwrap_or((s, ""));
+                (fnv(tag.as_bytes()), fnv(index.as_bytes()))
+            })
+            .collect();
+        let d = steps.len();
+        let mut prefix = vec![0u64; d + 1];
+        for j in 0..d {
+            prefix[j + 1] = mix(mix(prefix[j], steps[j].0), steps[j].1);
+        }
+        let mut suffix = vec![0u64; d + 1];
+        for j in (0..d).rev() {
+            suffix[j] = mix(mix(suffix[j + 1], steps[j].0), steps[j].1);
+        }
+        let block_keys: Vec<u64> = (0..d).map(|i| mix(mix(mix(mix(prefix[i], steps[i].0), suffix[i + 1]), d as u64), i as u64)).collect();
+        entries.extend(block_keys.iter().map(|&k| (k, b as u32)));
+        keys.push(block_keys);
+    }
+    entries.sort_unstable();
+    let run = |key: u64| {
+        let start = entries.partition_point(|e| e.0 < key);
+        let end = entries.partition_point(|e| e.0 <= key);
+        &entries[start..end]
+    };
+    let words: Vec<usize> = blocks.iter().map(|b| b.text.split_whitespace().filter(|t| t.chars().any(char::is_alphanumeric)).count().max(1)).collect();
     let labelled = in_body.to_vec();
     let mut decided = std::collections::HashSet::new();
-    for path in &steps {
+    for block_keys in &keys {
         // The deepest step at which the block has enough parallel items.
-        let Some(run) = (0..path.len()).rev().map(|i| key(path, i)).find(|k| runs[k].len() >= rule.min_items) else { continue };
-        if !decided.insert(run) {
+        let Some(&key) = block_keys.iter().rev().find(|&&k| run(k).len() >= rule.min_items) else { continue };
+        if !decided.insert(key) {
             continue;
         }
-        let members = &runs[&run];
-        let total: usize = members.iter().map(|&b| words(b)).sum();
-        let body: usize = members.iter().filter(|&&b| labelled[b]).map(|&b| words(b)).sum();
+        let members = run(key);
+        let total: usize = members.iter().map(|&(_, b)| words[b as usize]).sum();
+        let body: usize = members.iter().filter(|&&(_, b)| labelled[b as usize]).map(|&(_, b)| words[b as usize]).sum();
         if body as f64 >= rule.min_share * total as f64 {
-            for &b in members {
-                in_body[b] = true;
+            for &(_, b) in members {
+                in_body[b as usize] = true;
             }
         }
     }

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Re-extracts every page of a cross-validation run with the fold model that held it out, with the
+models' `[article]` roles changed: to measure an article-assembly rule without training again.
+
+    python3 reports/all-eras/reextract.py CV.jsonl MODELS_DIR OUT.jsonl [--parallel-items JSON]
+        [--parcels BIN]
+
+CV.jsonl: `parcels cross-extract … --out CV.jsonl --save-models MODELS_DIR` records (plus
+`unlabelled.py`'s, which carry their `fold` too). Each fold model is copied with its scheme's
+`article.parallel_items` set to JSON (`null` removes it: the control, which must reproduce
+CV.jsonl's main texts exactly), and every page of the fold is extracted again with the copy.
+The roles only assemble the article from the classified blocks; the learners are the fold's, so
+the comparison with CV.jsonl is paired on the same labels. OUT.jsonl gets `parcels extract`'s
+records with their `fold`; score it with compare.py.
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cv", type=Path)
+    parser.add_argument("models", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--parallel-items", default='{"min_items": 3, "min_share": 0.5}',
+                        help="the value of article.parallel_items, as JSON (null: none)")
+    parser.add_argument("--parcels", default=str(ROOT / "target" / "release" / "parcels"))
+    args = parser.parse_args()
+    rule = json.loads(args.parallel_items)
+    by_fold = {}
+    with open(args.cv, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            by_fold.setdefault(r["fold"], []).append(r["path"])
+    records = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for fold, paths in sorted(by_fold.items()):
+            model = json.loads((args.models / f"fold-{fold}.json").read_text(encoding="utf-8"))
+            article = model["scheme"]["article"]
+            if rule is None:
+                article.pop("parallel_items", None)
+            else:
+                article["parallel_items"] = rule
+            patched = Path(tmp) / f"fold-{fold}.json"
+            patched.write_text(json.dumps(model), encoding="utf-8")
+            done = subprocess.run([args.parcels, "extract", "--model", str(patched), *paths],
+                                  capture_output=True, text=True, check=False)
+            if done.returncode not in (0, 2):
+                sys.exit(f"reextract: fold {fold}: parcels failed: {done.stderr.strip()}")
+            for line in done.stdout.splitlines():
+                r = json.loads(line)
+                r["fold"] = fold
+                records.append(r)
+    tmp_out = args.out.with_suffix(".tmp")
+    tmp_out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records),
+                       encoding="utf-8")
+    tmp_out.replace(args.out)
+    print(f"{len(records)} pages re-extracted in {len(by_fold)} folds")
+
+
+if __name__ == "__main__":
+    main()

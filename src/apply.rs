@@ -526,22 +526,21 @@ fn join_parallel_items(blocks: &[ClassifiedBlock], in_body: &mut [bool], rule: P
     // keys linear in its depth.
     let mut keys: Vec<Vec<u64>> = Vec::with_capacity(blocks.len());
     let mut entries: Vec<(u64, u32)> = Vec::new();
+    let (mut steps, mut prefix, mut suffix): (Vec<(u64, u64)>, Vec<u64>, Vec<u64>) = Default::default();
     for (b, block) in blocks.iter().enumerate() {
-        let steps: Vec<(u64, u64)> = block
-            .locator
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .map(|s| {
-                let (tag, index) = s.split_once('[').unwrap_or((s, ""));
-                (fnv(tag.as_bytes()), fnv(index.as_bytes()))
-            })
-            .collect();
+        steps.clear();
+        steps.extend(block.locator.split('/').filter(|s| !s.is_empty()).map(|s| {
+            let (tag, index) = s.split_once('[').unwrap_or((s, ""));
+            (fnv(tag.as_bytes()), fnv(index.as_bytes()))
+        }));
         let d = steps.len();
-        let mut prefix = vec![0u64; d + 1];
+        prefix.clear();
+        prefix.resize(d + 1, 0);
         for j in 0..d {
             prefix[j + 1] = mix(mix(prefix[j], steps[j].0), steps[j].1);
         }
-        let mut suffix = vec![0u64; d + 1];
+        suffix.clear();
+        suffix.resize(d + 1, 0);
         for j in (0..d).rev() {
             suffix[j] = mix(mix(suffix[j + 1], steps[j].0), steps[j].1);
         }
@@ -555,7 +554,7 @@ fn join_parallel_items(blocks: &[ClassifiedBlock], in_body: &mut [bool], rule: P
         let end = entries.partition_point(|e| e.0 <= key);
         &entries[start..end]
     };
-    let words: Vec<usize> = blocks.iter().map(|b| b.text.split_whitespace().filter(|t| t.chars().any(char::is_alphanumeric)).count().max(1)).collect();
+    let words: Vec<usize> = blocks.iter().map(|b| crate::divide::count_words(&b.text).max(1)).collect();
     let labelled = in_body.to_vec();
     let mut decided = std::collections::HashSet::new();
     for block_keys in &keys {

@@ -72,7 +72,8 @@ impl Settings {
     }
 }
 
-/// What the blocks under an element (or a group of elements) hold.
+/// What the blocks under an element (or a group of elements) hold; `items` counts the elements
+/// of a group (0 for one element).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct Held {
     items: usize,
@@ -112,14 +113,14 @@ fn signature(el: &scraper::node::Element) -> String {
 /// `<li>`s under one `<ul>` container).
 fn inner_items(tree: &ego_tree::Tree<Node>, block: &crate::divide::Block) -> usize {
     let Some(container) = block.container_node else { return 0 };
-    let mut children: Vec<NodeId> = Vec::new();
+    let mut children: std::collections::HashSet<NodeId> = std::collections::HashSet::new();
     for &leaf in &block.nodes {
         let mut node = tree.get(leaf);
         while let Some(n) = node {
             match n.parent() {
                 Some(p) if p.id() == container => {
-                    if n.value().is_element() && children.last() != Some(&n.id()) && !children.contains(&n.id()) {
-                        children.push(n.id());
+                    if n.value().is_element() {
+                        children.insert(n.id());
                     }
                     break;
                 }
@@ -166,7 +167,7 @@ impl FeatureGroup for Repetition {
         // each of the container's ancestors.
         let mut under: HashMap<NodeId, Held> = HashMap::new();
         for block in blocks {
-            let held = Held { items: 1, words: block.words, linked: linked_words(block), blocks: 1 };
+            let held = Held { items: 0, words: block.words, linked: linked_words(block), blocks: 1 };
             let mut node = block.container_node.and_then(|id| tree.get(id));
             while let Some(n) = node {
                 if n.value().is_element() {

@@ -626,6 +626,9 @@ mod tests {
         assert_eq!((c.boosting.depth, c.context.and_then(|x| x.depth), c.boosting.class_balance), (2, Some(1), 0.5));
         assert!(err(&["boosting.depth=3"]).contains("must be 1 (stumps) or 2"));
         assert!(err(&["context.rounds=5", "context.depth=0"]).contains("must be 1 (stumps) or 2"));
+        let c = ExperimentConfig::load_with(&path, &sets(&["context.rounds=5", "context.structure=true", "context.split=\"site\""])).unwrap();
+        assert_eq!(c.context.map(|x| (x.structure, x.split)), Some((true, Split::Site)));
+        assert!(err(&["context.rounds=5", "context.split=\"domain\""]).contains("domain"));
         assert!(err(&["boosting.class_balance=1.5"]).contains("between 0"));
     }
 

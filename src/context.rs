@@ -9,6 +9,13 @@
 //! both views' probabilities for the blocks one and two places before and after it, their means
 //! over windows of 5 and 20 blocks on each side, and the block's relative position in the page.
 //!
+//! With `structure = true` it also looks at the element tree: the mean of both views'
+//! probabilities over the *other* blocks under the same container, under the container's parent
+//! and under its grandparent, and how many blocks that is. Document order cuts a list of links
+//! into windows that also hold what stands before and after it; the tree keeps the list's items
+//! together, whatever their length, so the items of one menu, one "most read" box or one
+//! listing can be told alike.
+//!
 //! Its training features must be what the view learners say of pages they were not trained on,
 //! or it would learn to trust them blindly: [`cross_fitted_probabilities`] gets them by training
 //! the view learners on the other folds of the training pages (by page). An experiment without
@@ -45,6 +52,26 @@ pub struct ContextConfig {
     /// `[boosting]` depth.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<usize>,
+    /// Whether the learner also sees the blocks that share the block's container and its two
+    /// nearest ancestors ([`TREE_LEVELS`]); default false, as models trained before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub structure: bool,
+    /// How the folds of the cross-fitted view probabilities split the training pages: by page
+    /// (the default, as models trained before it) or by site. By site, the probabilities the
+    /// stage learns from are what the views say of a site they never saw, which is what they
+    /// face on a new site; by page, the other pages of the block's site were in the views'
+    /// training, and the stage learns to trust them more than a new site warrants. When the
+    /// training pages have fewer sites than `folds`, the folds split by page.
+    #[serde(default = "default_split", skip_serializing_if = "is_page")]
+    pub split: crate::config::Split,
+}
+
+fn default_split() -> crate::config::Split {
+    crate::config::Split::Page
+}
+
+fn is_page(split: &crate::config::Split) -> bool {
+    *split == crate::config::Split::Page
 }
 
 fn default_folds() -> usize {
@@ -56,8 +83,13 @@ const NEIGHBOURS: [isize; 4] = [-2, -1, 1, 2];
 /// Half-widths of the windows whose mean probabilities are features.
 const WINDOWS: [usize; 2] = [5, 20];
 
-/// Names of the context features for `k` classes, in column order.
-pub fn feature_names(classes: &[String]) -> Vec<String> {
+/// How many steps up from a block's container the structural groups reach: 0 is the container
+/// itself, 1 its parent, 2 its grandparent.
+pub const TREE_LEVELS: usize = 3;
+
+/// Names of the context features for `k` classes, in column order; `structure`: with the
+/// element-tree features.
+pub fn feature_names(classes: &[String], structure: bool) -> Vec<String> {
     let mut names = Vec::new();
     for view in ["stylistic", "lexical"] {
         names.extend(classes.iter().map(|c| format!("ctx.{view}.{c}")));
@@ -70,17 +102,35 @@ pub fn feature_names(classes: &[String]) -> Vec<String> {
         names.extend(classes.iter().map(|c| format!("ctx.after{w}.{c}")));
     }
     names.push("ctx.position".into());
+    if structure {
+        for level in 0..TREE_LEVELS {
+            names.extend(classes.iter().map(|c| format!("ctx.up{level}.{c}")));
+            names.push(format!("ctx.up{level}.others"));
+        }
+    }
     names
+}
+
+/// The element path `levels` steps above `path` (`/html[1]/body[1]/div[2]` one up is
+/// `/html[1]/body[1]`); the root's ancestors are the empty path.
+fn ancestor(path: &str, levels: usize) -> &str {
+    let mut end = path.len();
+    for _ in 0..levels {
+        end = path[..end].rfind('/').unwrap_or(0);
+    }
+    &path[..end]
 }
 
 /// The context features of blocks given the views' probabilities (rows: blocks; columns:
 /// classes) and the page of each block. A page's blocks must be consecutive rows in document
 /// order. Neighbours beyond the page's ends are missing (NaN); a window mean covers the blocks
-/// that exist.
-pub fn features(stylistic: ArrayView2<f64>, lexical: ArrayView2<f64>, page_of: &[usize], classes: &[String]) -> FeatureMatrix {
+/// that exist. `containers`, the element path of each block's container, adds the element-tree
+/// features (see the module docs); a group without other blocks has missing means.
+pub fn features(stylistic: ArrayView2<f64>, lexical: ArrayView2<f64>, page_of: &[usize], containers: Option<&[&str]>, classes: &[String]) -> FeatureMatrix {
     let (n, k) = stylistic.dim();
     let both = (&stylistic + &lexical) / 2.0;
-    let width = 2 * k + NEIGHBOURS.len() * k + 2 * WINDOWS.len() * k + 1;
+    let base = 2 * k + NEIGHBOURS.len() * k + 2 * WINDOWS.len() * k + 1;
+    let width = base + containers.map_or(0, |_| TREE_LEVELS * (k + 1));
     let mut x = Array2::from_elem((n, width), f64::NAN);
     // Prefix sums of `both` per class, to take window means in O(1).
     let mut prefix = Array2::<f64>::zeros((n + 1, k));
@@ -125,26 +175,67 @@ pub fn features(stylistic: ArrayView2<f64>, lexical: ArrayView2<f64>, page_of: &
             }
             x[[i, col]] = if len > 1 { (i - start) as f64 / (len - 1) as f64 } else { 0.0 };
         }
+        if let Some(containers) = containers {
+            tree_features(&mut x, both.view(), start..end, &containers[start..end], base);
+        }
         start = end;
     }
     let rows = x.nrows();
-    FeatureMatrix::new(x, feature_names(classes), crate::matrix::SparseRows::empty(rows, 0), Vec::new()).expect("names match the columns built above")
+    FeatureMatrix::new(x, feature_names(classes, containers.is_some()), crate::matrix::SparseRows::empty(rows, 0), Vec::new())
+        .expect("names match the columns built above")
+}
+
+/// Fills one page's element-tree columns (from `col`): per level, the mean of `both` over the
+/// other blocks in the subtree of the block's container's ancestor at that level, and their
+/// number.
+fn tree_features(x: &mut Array2<f64>, both: ArrayView2<f64>, rows: std::ops::Range<usize>, containers: &[&str], col: usize) {
+    let k = both.ncols();
+    // Per element path that holds a container (every container and its ancestors): the sum of
+    // its blocks' probabilities and how many blocks.
+    let mut subtrees: std::collections::HashMap<&str, (Vec<f64>, usize)> = std::collections::HashMap::new();
+    for (i, c) in rows.clone().zip(containers) {
+        let ends = c.match_indices('/').map(|(at, _)| at).chain([c.len()]);
+        for end in ends {
+            let g = subtrees.entry(&c[..end]).or_insert_with(|| (vec![0.0; k], 0));
+            for (s, p) in g.0.iter_mut().zip(both.row(i)) {
+                *s += p;
+            }
+            g.1 += 1;
+        }
+    }
+    for (i, c) in rows.zip(containers) {
+        for level in 0..TREE_LEVELS {
+            let col = col + level * (k + 1);
+            let Some((sum, count)) = subtrees.get(ancestor(c, level)) else {
+                x[[i, col + k]] = 0.0;
+                continue;
+            };
+            let others = count - 1;
+            if others > 0 {
+                for (j, s) in sum.iter().enumerate() {
+                    x[[i, col + j]] = (s - both[[i, j]]) / others as f64;
+                }
+            }
+            x[[i, col + k]] = others as f64;
+        }
+    }
 }
 
 /// The two views' class probabilities for every labelled block, each from learners trained on
-/// the other folds (by page) of the data: what the views would say of unseen pages.
+/// the other folds of the data: what the views would say of unseen pages. `group_of` is the
+/// group (page, or site) of each block; a group's blocks are never on both sides of a fold.
 pub fn cross_fitted_probabilities(
     params: (&AdaBoostMhValidParams, &AdaBoostMhValidParams),
     views: &TwoViews,
     targets: &[usize],
-    page_of: &[usize],
+    group_of: &[usize],
     folds: usize,
     seed: u64,
 ) -> Result<(Array2<f64>, Array2<f64>), ContextError> {
     let n = targets.len();
     let k = params.0.n_classes().unwrap_or_else(|| targets.iter().max().map_or(1, |m| m + 1));
     let mut out = (Array2::zeros((n, k)), Array2::zeros((n, k)));
-    for held_out in boost::folds_by_group(page_of, folds, seed) {
+    for held_out in boost::folds_by_group(group_of, folds, seed) {
         let train = boost::rows_outside(&held_out, n);
         let y: Vec<usize> = train.iter().map(|&r| targets[r]).collect();
         let fitted = views.select_rows(&train)?;
@@ -171,8 +262,8 @@ mod tests {
         // Two pages: rows 0–2 and rows 3–4.
         let s = array![[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [0.0, 1.0]];
         let l = array![[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.5, 0.5], [0.0, 1.0]];
-        let x = features(s.view(), l.view(), &[0, 0, 0, 1, 1], &classes);
-        let names = feature_names(&classes);
+        let x = features(s.view(), l.view(), &[0, 0, 0, 1, 1], None, &classes);
+        let names = feature_names(&classes, false);
         assert_eq!(x.n_numeric(), names.len());
         let col = |name: &str| names.iter().position(|n| n == name).unwrap();
         let v = |r: usize, name: &str| x.numeric()[[r, col(name)]];
@@ -189,5 +280,32 @@ mod tests {
         assert_eq!(v(2, "ctx.before5.a"), 0.75);
         assert_eq!((v(0, "ctx.position"), v(1, "ctx.position"), v(2, "ctx.position")), (0.0, 0.5, 1.0));
         assert_eq!(v(4, "ctx.position"), 1.0);
+    }
+
+    #[test]
+    fn tree_features_average_the_other_blocks_under_each_ancestor() {
+        let classes = vec!["a".to_string(), "b".to_string()];
+        // One page: two items of one list, a paragraph beside the list, and a footer elsewhere.
+        let s = array![[1.0, 0.0], [0.0, 1.0], [0.5, 0.5], [0.0, 1.0]];
+        let containers =
+            ["/html[1]/body[1]/div[1]/ul[1]/li[1]", "/html[1]/body[1]/div[1]/ul[1]/li[2]", "/html[1]/body[1]/div[1]", "/html[1]/body[1]/footer[1]"];
+        let x = features(s.view(), s.view(), &[0; 4], Some(&containers), &classes);
+        let names = feature_names(&classes, true);
+        assert_eq!(x.n_numeric(), names.len());
+        assert_eq!(names.len(), feature_names(&classes, false).len() + TREE_LEVELS * 3);
+        let v = |r: usize, name: &str| x.numeric()[[r, names.iter().position(|n| n == name).unwrap()]];
+        // Each item is alone under its own container; one up, the other item is its group.
+        assert!(v(0, "ctx.up0.a").is_nan());
+        assert_eq!(v(0, "ctx.up0.others"), 0.0);
+        assert_eq!((v(0, "ctx.up1.a"), v(1, "ctx.up1.a")), (0.0, 1.0));
+        assert_eq!(v(0, "ctx.up1.others"), 1.0);
+        // Two up, the items reach the div, which also holds the paragraph.
+        assert_eq!(v(0, "ctx.up2.others"), 2.0);
+        assert_eq!(v(0, "ctx.up2.a"), 0.25);
+        // The paragraph's parent is the body: the two items and the footer are under it.
+        assert_eq!(v(2, "ctx.up1.others"), 3.0);
+        assert!((v(2, "ctx.up1.b") - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(ancestor("/html[1]/body[1]", 1), "/html[1]");
+        assert_eq!(ancestor("/html[1]", 3), "");
     }
 }

@@ -19,7 +19,7 @@ use ndarray::Array2;
 use rayon::prelude::*;
 
 use crate::boost::{self, to_probabilities, AdaBoostMh, AdaBoostMhParams, AdaBoostMhValidParams, BoostError, BoostPredictions};
-use crate::config::{ExperimentConfig, Rounds};
+use crate::config::{ExperimentConfig, Rounds, Split};
 use crate::context::ContextError;
 use crate::cotrain::{self, CoTrainError, CoTrainParams, RoundModels, Stop, TwoViews, View};
 use crate::dataset::Prepared;
@@ -176,9 +176,14 @@ pub fn fit_with_pool(
         None => None,
         Some(ctx) => {
             stage(Stage::ContextCrossFitting);
-            let (s, l) = crate::context::cross_fitted_probabilities((&ps, &pl), &views, &targets, &pages, ctx.folds, seed)?;
+            let groups = match ctx.split {
+                Split::Site => Some(sites_of(data, rows)).filter(|sites| distinct(sites) >= ctx.folds),
+                Split::Page => None,
+            };
+            let (s, l) = crate::context::cross_fitted_probabilities((&ps, &pl), &views, &targets, groups.as_deref().unwrap_or(&pages), ctx.folds, seed)?;
             let classes: Vec<String> = scheme.names().map(str::to_string).collect();
-            let x = crate::context::features(s.view(), l.view(), &pages, &classes);
+            let containers = ctx.structure.then(|| containers_of(data, rows));
+            let x = crate::context::features(s.view(), l.view(), &pages, containers.as_deref(), &classes);
             stage(Stage::ContextTraining);
             let params = boost_params(config, &targets, k, ctx.rounds)?;
             let params = match ctx.depth {
@@ -191,6 +196,29 @@ pub fn fit_with_pool(
         }
     };
     Ok(Fitted { stylistic: co.stylistic, lexical: co.lexical, single_view, context, boosting_rounds, stop: co.stop, added: co.added, training_blocks })
+}
+
+/// The site of each of some labelled blocks (`rows`), as an index.
+fn sites_of(data: &crate::dataset::LabelledData, rows: &[usize]) -> Vec<usize> {
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    rows.iter()
+        .map(|&r| {
+            let site = data.pages[data.page_of[r]].1.as_str();
+            let next = index.len();
+            *index.entry(site).or_insert(next)
+        })
+        .collect()
+}
+
+/// How many different values.
+fn distinct(values: &[usize]) -> usize {
+    values.iter().collect::<std::collections::HashSet<_>>().len()
+}
+
+/// The container element path of each of some labelled blocks (`rows`), for the context
+/// stage's element-tree features; empty where the data carries no block details.
+pub fn containers_of<'a>(data: &'a crate::dataset::LabelledData, rows: &[usize]) -> Vec<&'a str> {
+    rows.iter().map(|&r| data.blocks.get(r).map_or("", |b| b.container.as_str())).collect()
 }
 
 /// The steps [`fit`] reports: one per co-training round (round 0 included), one for the context
@@ -213,13 +241,16 @@ pub struct Decisions {
 
 /// Labels blocks (rows of `views`; `page_of` the page of each row, a page's rows consecutive in
 /// document order) with the more confident view's label, or with the context stage's when there
-/// is one; `classes` names the classes for the context features.
+/// is one; `classes` names the classes for the context features, and `containers` (each block's
+/// container path) must be given when the context stage was trained with its element-tree
+/// features (`[context] structure`), and only then.
 pub fn decide(
     stylistic: &AdaBoostMh,
     lexical: &AdaBoostMh,
     context: Option<&AdaBoostMh>,
     views: &TwoViews,
     page_of: &[usize],
+    containers: Option<&[&str]>,
     classes: &[String],
 ) -> Result<Decisions, TrainError> {
     let mut s = stylistic.predict_with_confidence(&views.stylistic)?;
@@ -239,7 +270,7 @@ pub fn decide(
             (decided, p)
         }
         Some(context) => {
-            let x = crate::context::features(ps.view(), pl.view(), page_of, classes);
+            let x = crate::context::features(ps.view(), pl.view(), page_of, containers, classes);
             let c = context.predict_with_confidence(&x)?;
             let decided = (0..c.classes.len())
                 .map(|i| {
@@ -262,8 +293,8 @@ pub fn decide(
 
 impl Fitted {
     /// Labels blocks with these learners (see [`decide`]).
-    pub fn decide(&self, views: &TwoViews, page_of: &[usize], classes: &[String]) -> Result<Decisions, TrainError> {
-        decide(&self.stylistic, &self.lexical, self.context.as_ref(), views, page_of, classes)
+    pub fn decide(&self, views: &TwoViews, page_of: &[usize], containers: Option<&[&str]>, classes: &[String]) -> Result<Decisions, TrainError> {
+        decide(&self.stylistic, &self.lexical, self.context.as_ref(), views, page_of, containers, classes)
     }
 }
 

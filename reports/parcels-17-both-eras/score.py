@@ -9,7 +9,8 @@ pages (same divider, so block ids match; pages are matched by file stem, records
 are ignored). Blocks without a label are left out. Prints, per run, the block error, the number
 of pages, and F1 per class (classes with at least 10 labelled blocks marked); with --baseline,
 the per-page error difference against it over the pages both runs cover: mean, 95% bootstrap
-interval (10,000 resamples, seed 2026), pages better / worse, Wilcoxon signed-rank p.
+interval (10,000 resamples, seed 2026), pages better / worse, Wilcoxon signed-rank p. With
+--confusions N, each run's N most frequent confusions (people's label, run's label).
 """
 import argparse
 import collections
@@ -51,6 +52,8 @@ def main():
     ap.add_argument("sheet")
     ap.add_argument("runs", nargs="+", help="NAME=FILE.jsonl")
     ap.add_argument("--baseline")
+    ap.add_argument("--confusions", type=int, default=0, metavar="N",
+                    help="also print each run's N most frequent (people's label, run's label) errors")
     args = ap.parse_args()
     gold = load_gold(args.sheet)
     support = collections.Counter(label for page in gold.values() for label in page.values())
@@ -71,6 +74,13 @@ def main():
             fn = sum(g == c and p != c for g, p in pairs)
             f1s.append(2 * tp / (2 * tp + fp + fn) if tp else 0.0)
         print(f"| {name} | {len(pages)} | {len(pairs)} | {100 * err:.1f}% | " + " | ".join(f"{f:.2f}" for f in f1s) + " |")
+    for name, pages in runs.items() if args.confusions else ():
+        errors = collections.Counter((g, p) for v in pages.values() for g, p in v if g != p)
+        total = sum(errors.values())
+        print(f"\nMost frequent errors of `{name}` ({total} in all):\n")
+        print("| people's label | run's label | blocks | share of the errors |\n|---|---|---:|---:|")
+        for (g, p), n in errors.most_common(args.confusions):
+            print(f"| {g} | {p} | {n} | {100 * n / total:.1f}% |")
     if args.baseline:
         base = runs[args.baseline]
         print(f"\nPer-page block error against `{args.baseline}` (negative: fewer errors):\n")

@@ -224,10 +224,12 @@ fn tree_features(x: &mut Array2<f64>, both: ArrayView2<f64>, rows: std::ops::Ran
 /// The two views' class probabilities for every labelled block, each from learners trained on
 /// the other folds of the data: what the views would say of unseen pages. `group_of` is the
 /// group (page, or site) of each block; a group's blocks are never on both sides of a fold.
+/// `weights`: the blocks' initial boosting weights, if not alike.
 pub fn cross_fitted_probabilities(
     params: (&AdaBoostMhValidParams, &AdaBoostMhValidParams),
     views: &TwoViews,
     targets: &[usize],
+    weights: Option<&[f64]>,
     group_of: &[usize],
     folds: usize,
     seed: u64,
@@ -238,9 +240,12 @@ pub fn cross_fitted_probabilities(
     for held_out in boost::folds_by_group(group_of, folds, seed) {
         let train = boost::rows_outside(&held_out, n);
         let y: Vec<usize> = train.iter().map(|&r| targets[r]).collect();
+        let w: Option<Vec<f64>> = weights.map(|w| train.iter().map(|&r| w[r]).collect());
         let fitted = views.select_rows(&train)?;
         let test = views.select_rows(&held_out)?;
-        let fit = |p: &AdaBoostMhValidParams, x: &FeatureMatrix, t: &FeatureMatrix| -> Result<Array2<f64>, BoostError> { p.train(x, &y)?.predict_proba(t) };
+        let fit = |p: &AdaBoostMhValidParams, x: &FeatureMatrix, t: &FeatureMatrix| -> Result<Array2<f64>, BoostError> {
+            p.train_weighted(x, &y, w.as_deref())?.predict_proba(t)
+        };
         let s = fit(params.0, &fitted.stylistic, &test.stylistic)?;
         let l = fit(params.1, &fitted.lexical, &test.lexical)?;
         for (i, &r) in held_out.iter().enumerate() {

@@ -371,7 +371,7 @@ fn run_fold(
     let mut predictions: BTreeMap<String, Vec<Vec<usize>>> = BTreeMap::new();
     let mut diagnostics = Vec::new();
     let mut failure: Option<TrainError> = None;
-    let fitted = fit_with_pool(config, prepared, &train_rows, pool, seed, Some(f), progress, |m| {
+    let fitted = fit_with_pool(config, prepared, &train_rows, (pool, pool_blocks), seed, Some(f), progress, |m| {
         let (s, l) = match (m.stylistic.predict_with_confidence(&test.stylistic), m.lexical.predict_with_confidence(&test.lexical)) {
             (Ok(s), Ok(l)) => (s, l),
             (Err(e), _) | (_, Err(e)) => {

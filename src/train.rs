@@ -22,7 +22,7 @@ use crate::boost::{self, to_probabilities, AdaBoostMh, AdaBoostMhParams, AdaBoos
 use crate::config::{ExperimentConfig, Rounds, Split};
 use crate::context::ContextError;
 use crate::cotrain::{self, CoTrainError, CoTrainParams, RoundModels, Stop, TwoViews, View};
-use crate::dataset::Prepared;
+use crate::dataset::{PoolBlocks, Prepared};
 use crate::matrix::{FeatureMatrix, MatrixError};
 use crate::progress::{Event, Progress, Stage};
 
@@ -130,7 +130,7 @@ pub fn fit(
     progress: &dyn Progress,
     observe: impl FnMut(&RoundModels),
 ) -> Result<Fitted, TrainError> {
-    fit_with_pool(config, prepared, rows, &prepared.pool, seed, fold, progress, observe)
+    fit_with_pool(config, prepared, rows, (&prepared.pool, &prepared.pool_blocks), seed, fold, progress, observe)
 }
 
 /// [`fit`] with another unlabelled pool than the config's (an experiment's fold whose budget
@@ -140,7 +140,7 @@ pub fn fit_with_pool(
     config: &ExperimentConfig,
     prepared: &Prepared,
     rows: &[usize],
-    pool: &TwoViews,
+    pool: (&TwoViews, &PoolBlocks),
     seed: u64,
     fold: Option<usize>,
     progress: &dyn Progress,
@@ -151,6 +151,11 @@ pub fn fit_with_pool(
     let views = data.views.select_rows(rows)?;
     let targets: Vec<usize> = rows.iter().map(|&r| data.targets[r]).collect();
     let pages: Vec<usize> = rows.iter().map(|&r| data.page_of[r]).collect();
+    let (pool, pool_blocks) = pool;
+    let exponent = config.boosting.word_weight;
+    let weights = (exponent > 0.0).then(|| word_weights(rows.iter().map(|&r| data.blocks.get(r).map_or(0, |b| b.words)), exponent));
+    let pool_weights = (exponent > 0.0).then(|| word_weights((0..pool.n_rows()).map(|r| pool_blocks.blocks.get(r).map_or(0, |b| b.words)), exponent));
+    let block_weights = weights.as_deref().zip(pool_weights.as_deref()).map(|(labelled, pool)| cotrain::BlockWeights { labelled, pool });
     let stage = |stage: Stage| progress.event(&Event::Stage { fold, stage });
     stage(Stage::ChoosingRounds);
     let single = views.single_view()?;
@@ -165,13 +170,13 @@ pub fn fit_with_pool(
     stage(Stage::CoTraining);
     let selection = config.selection().ok_or_else(|| TrainError::Selection(config.cotraining.selection.clone()))?;
     let mut training_blocks = 0;
-    let co = cotrain::cotrain_with(&cotrain_params(config, seed), (&ps, &pl), &views, &targets, pool, k, selection, |r| {
+    let co = cotrain::cotrain_with(&cotrain_params(config, seed), (&ps, &pl), &views, &targets, block_weights, pool, k, selection, |r| {
         training_blocks = r.training_blocks;
         observe(&RoundModels { round: r.round, stylistic: &r.learners[0], lexical: &r.learners[1], training_blocks: r.training_blocks, teaching: &r.teaching });
         progress.event(&Event::Round { fold, round: r.round, training_blocks: r.training_blocks });
         progress.event(&Event::Step);
     })?;
-    let single_view = boost_params(config, &targets, k, boosting_rounds[SINGLE_VIEW])?.train(&single, &targets)?;
+    let single_view = boost_params(config, &targets, k, boosting_rounds[SINGLE_VIEW])?.train_weighted(&single, &targets, weights.as_deref())?;
     let context = match &config.context {
         None => None,
         Some(ctx) => {
@@ -180,7 +185,15 @@ pub fn fit_with_pool(
                 Split::Site => Some(sites_of(data, rows)).filter(|sites| distinct(sites) >= ctx.folds),
                 Split::Page => None,
             };
-            let (s, l) = crate::context::cross_fitted_probabilities((&ps, &pl), &views, &targets, groups.as_deref().unwrap_or(&pages), ctx.folds, seed)?;
+            let (s, l) = crate::context::cross_fitted_probabilities(
+                (&ps, &pl),
+                &views,
+                &targets,
+                weights.as_deref(),
+                groups.as_deref().unwrap_or(&pages),
+                ctx.folds,
+                seed,
+            )?;
             let classes: Vec<String> = scheme.names().map(str::to_string).collect();
             let containers = ctx.structure.then(|| containers_of(data, rows));
             let x = crate::context::features(s.view(), l.view(), &pages, containers.as_deref(), &classes);
@@ -190,12 +203,18 @@ pub fn fit_with_pool(
                 Some(depth) => params.with_depth(depth)?,
                 None => params,
             };
-            let model = params.train(&x, &targets)?;
+            let model = params.train_weighted(&x, &targets, weights.as_deref())?;
             progress.event(&Event::Step);
             Some(model)
         }
     };
     Ok(Fitted { stylistic: co.stylistic, lexical: co.lexical, single_view, context, boosting_rounds, stop: co.stop, added: co.added, training_blocks })
+}
+
+/// Initial boosting weights (1 + words)^`exponent` of blocks with these word counts
+/// (`[boosting] word_weight`).
+pub fn word_weights(words: impl Iterator<Item = usize>, exponent: f64) -> Vec<f64> {
+    words.map(|w| (1.0 + w as f64).powf(exponent)).collect()
 }
 
 /// The site of each of some labelled blocks (`rows`), as an index.

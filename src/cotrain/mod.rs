@@ -231,10 +231,14 @@ pub struct Taught {
 /// self-labelled blocks that join the shared training set (a block joins once, with the label of
 /// the view that picked it), and every learner retrains (paper section 6, steps 1–4).
 /// `observe` sees the learners after round 0 and after every round.
+///
+/// `weights`, when given, are the initial boosting weights of the labelled blocks and of the
+/// pool's blocks (a self-labelled block keeps its pool weight).
 pub fn teach(
     params: &CoTrainParams,
     views: &[ViewSpec],
     targets: &[usize],
+    weights: Option<BlockWeights>,
     n_classes: usize,
     selection: &dyn Selection,
     mut observe: impl FnMut(&Round),
@@ -247,12 +251,23 @@ pub fn teach(
     if views.iter().any(|v| v.pool.n_rows() != pool_rows || v.train.n_rows() != targets.len()) {
         return Err(CoTrainError::Params("the views do not see the same blocks".into()));
     }
+    if let Some(w) = weights.filter(|w| w.labelled.len() != targets.len() || w.pool.len() != pool_rows) {
+        return Err(CoTrainError::Params(format!(
+            "{} labelled and {} pool weights for {} labelled and {pool_rows} pool blocks",
+            w.labelled.len(),
+            w.pool.len(),
+            targets.len()
+        )));
+    }
     let quotas = class_quotas(targets, n_classes, params.k);
     let mut data: Vec<FeatureMatrix> = views.iter().map(|v| v.train.clone()).collect();
     let mut labels = targets.to_vec();
+    let mut block_weights: Option<Vec<f64>> = weights.map(|w| w.labelled.to_vec());
     // The views' learners train in parallel (each training is deterministic; order is kept).
-    let train_all = |data: &[FeatureMatrix], labels: &[usize]| views.par_iter().zip(data).map(|(v, x)| v.boost.train(x, labels)).collect::<Result<Vec<_>, _>>();
-    let mut learners = train_all(&data, &labels)?;
+    let train_all = |data: &[FeatureMatrix], labels: &[usize], w: Option<&[f64]>| {
+        views.par_iter().zip(data).map(|(v, x)| v.boost.train_weighted(x, labels, w)).collect::<Result<Vec<_>, _>>()
+    };
+    let mut learners = train_all(&data, &labels, block_weights.as_deref())?;
     observe(&Round { round: 0, learners: &learners, training_blocks: labels.len(), teaching: Teaching::default() });
     let order = pool_order(pool_rows, params.seed);
     let mut added = Vec::new();
@@ -273,10 +288,13 @@ pub fn teach(
             x.append(&f.select_rows(&rows)?)?;
         }
         labels.extend(chosen.iter().map(|p| p.class));
+        if let (Some(bw), Some(w)) = (block_weights.as_mut(), weights) {
+            bw.extend(chosen.iter().map(|p| w.pool[drawn[p.position]]));
+        }
         added.push(chosen.len());
         let agreement = agreement(&predictions);
         // Step 4: retrain every learner.
-        learners = train_all(&data, &labels)?;
+        learners = train_all(&data, &labels, block_weights.as_deref())?;
         observe(&Round { round, learners: &learners, training_blocks: labels.len(), teaching: Teaching { drawn, picks: &chosen, agreement } });
         if round * params.u >= order.len() && round < params.rounds {
             stop = Stop::PoolExhausted { after_round: round };
@@ -284,6 +302,13 @@ pub fn teach(
         }
     }
     Ok(Taught { rounds: added.len(), learners, stop, added })
+}
+
+/// Initial boosting weights of the labelled blocks and of the unlabelled pool's blocks.
+#[derive(Debug, Clone, Copy)]
+pub struct BlockWeights<'a> {
+    pub labelled: &'a [f64],
+    pub pool: &'a [f64],
 }
 
 /// Co-trains the stylistic and the lexical learner with the paper's selection rule; `observe`
@@ -297,18 +322,19 @@ pub fn cotrain(
     n_classes: usize,
     mut observe: impl FnMut(&RoundModels),
 ) -> Result<CoTrained, CoTrainError> {
-    cotrain_with(params, boost, train, targets, pool, n_classes, &ClassProportional, |r| {
+    cotrain_with(params, boost, train, targets, None, pool, n_classes, &ClassProportional, |r| {
         observe(&RoundModels { round: r.round, stylistic: &r.learners[0], lexical: &r.learners[1], training_blocks: r.training_blocks, teaching: &r.teaching })
     })
 }
 
-/// [`cotrain`] with another selection rule.
+/// [`cotrain`] with another selection rule, and initial block weights when given.
 #[allow(clippy::too_many_arguments)]
 pub fn cotrain_with(
     params: &CoTrainParams,
     boost: (&AdaBoostMhValidParams, &AdaBoostMhValidParams),
     train: &TwoViews,
     targets: &[usize],
+    weights: Option<BlockWeights>,
     pool: &TwoViews,
     n_classes: usize,
     selection: &dyn Selection,
@@ -316,7 +342,7 @@ pub fn cotrain_with(
 ) -> Result<CoTrained, CoTrainError> {
     let views =
         [ViewSpec { train: &train.stylistic, pool: &pool.stylistic, boost: boost.0 }, ViewSpec { train: &train.lexical, pool: &pool.lexical, boost: boost.1 }];
-    let t = teach(params, &views, targets, n_classes, selection, observe)?;
+    let t = teach(params, &views, targets, weights, n_classes, selection, observe)?;
     let mut learners = t.learners.into_iter();
     let (Some(stylistic), Some(lexical)) = (learners.next(), learners.next()) else {
         return Err(CoTrainError::Params("co-training lost a view".into()));
@@ -338,7 +364,7 @@ pub fn self_train(
     mut observe: impl FnMut(usize, &AdaBoostMh),
 ) -> Result<(AdaBoostMh, Stop), CoTrainError> {
     let views = [ViewSpec { train, pool, boost }];
-    let t = teach(params, &views, targets, n_classes, selection, |r| observe(r.round, &r.learners[0]))?;
+    let t = teach(params, &views, targets, None, n_classes, selection, |r| observe(r.round, &r.learners[0]))?;
     let model = t.learners.into_iter().next().ok_or_else(|| CoTrainError::Params("self-training lost its view".into()))?;
     Ok((model, t.stop))
 }

@@ -319,7 +319,14 @@ impl Fitted {
 
 #[cfg(test)]
 mod tests {
-    use super::class_weights;
+    use super::{class_weights, word_weights};
+
+    #[test]
+    fn word_weights_grow_with_words_as_the_exponent_says() {
+        assert_eq!(word_weights([0, 3, 99].into_iter(), 1.0), [1.0, 4.0, 100.0]);
+        assert_eq!(word_weights([3, 99].into_iter(), 0.5), [2.0, 10.0]);
+        assert_eq!(word_weights([5].into_iter(), 0.0), [1.0]);
+    }
 
     #[test]
     fn class_weights_give_rare_classes_more_weight_as_balance_grows() {

@@ -478,4 +478,24 @@ mod tests {
         let bad = CoTrainParams { k: 30, ..params };
         assert!(matches!(cotrain(&bad, (&boost, &boost), &train, &y, &pool, 2, |_| {}), Err(CoTrainError::Params(_))));
     }
+
+    #[test]
+    fn block_weights_steer_the_learners_and_must_cover_every_block() {
+        let (train, y) = toy(20, 0.1);
+        let (pool, _) = toy(50, 0.3);
+        let boost = AdaBoostMhParams::new().n_rounds(5).n_classes(Some(2)).check().unwrap();
+        let params = CoTrainParams { u: 20, k: 4, rounds: 2, seed: 7 };
+        let run = |w: Option<BlockWeights>| cotrain_with(&params, (&boost, &boost), &train, &y, w, &pool, 2, &ClassProportional, |_| {});
+        let plain = run(None).unwrap();
+        // Weights alike are no weights: the distribution is normalised.
+        let (ones, pool_ones) = (vec![3.0; 20], vec![3.0; 50]);
+        let alike = run(Some(BlockWeights { labelled: &ones, pool: &pool_ones })).unwrap();
+        assert_eq!(serde_json::to_string(&alike.stylistic).unwrap(), serde_json::to_string(&plain.stylistic).unwrap());
+        // Weights that differ change what the learners learn.
+        let skewed: Vec<f64> = (0..20).map(|i| if i % 3 == 0 { 50.0 } else { 1.0 }).collect();
+        let steered = run(Some(BlockWeights { labelled: &skewed, pool: &pool_ones })).unwrap();
+        assert_ne!(serde_json::to_string(&steered.stylistic).unwrap(), serde_json::to_string(&plain.stylistic).unwrap());
+        let short = vec![1.0; 19];
+        assert!(matches!(run(Some(BlockWeights { labelled: &short, pool: &pool_ones })), Err(CoTrainError::Params(_))));
+    }
 }

@@ -367,8 +367,7 @@ impl Classifier {
         let warnings = views.warnings;
         let views = TwoViews { stylistic: views.stylistic, lexical: views.lexical };
         let m = &self.model;
-        let structure = m.config.context.as_ref().is_some_and(|c| c.structure);
-        let containers: Option<Vec<&str>> = structure.then(|| division.blocks.iter().map(|b| b.container.as_str()).collect());
+        let containers: Option<Vec<&str>> = m.config.context_structure().then(|| division.blocks.iter().map(|b| b.container.as_str()).collect());
         let d = crate::train::decide(&m.stylistic, &m.lexical, m.context.as_ref(), &views, &vec![0; views.n_rows()], containers.as_deref(), &self.classes)
             .map_err(|e| in_page(e.into()))?;
         let name = |c: usize| self.model.scheme.labels.get(c).map(|l| l.name.clone()).unwrap_or_default();

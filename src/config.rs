@@ -426,6 +426,12 @@ impl ExperimentConfig {
         Ok(Divider::new(self.divider_config()?))
     }
 
+    /// Whether the config's context stage sees the element tree (`[context] structure`): its
+    /// learner then needs each block's container path.
+    pub fn context_structure(&self) -> bool {
+        self.context.as_ref().is_some_and(|c| c.structure)
+    }
+
     /// The co-training selection rule the config names.
     pub fn selection(&self) -> Option<&'static dyn crate::cotrain::Selection> {
         crate::cotrain::selection_by_name(&self.cotraining.selection)

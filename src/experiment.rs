@@ -392,8 +392,7 @@ fn run_fold(
     if fitted.context.is_some() {
         let test_pages: Vec<usize> = test_rows.iter().map(|&r| held.page_of[r]).collect();
         let classes: Vec<String> = scheme.names().map(str::to_string).collect();
-        let structure = config.context.as_ref().is_some_and(|c| c.structure);
-        let containers = structure.then(|| crate::train::containers_of(held, test_rows));
+        let containers = config.context_structure().then(|| crate::train::containers_of(held, test_rows));
         let decided = fitted.decide(&test, &test_pages, containers.as_deref(), &classes).map_err(err)?;
         predictions.insert(CONTEXT.into(), vec![decided.decided.iter().map(|&(c, _, _)| to_report(c)).collect()]);
     }

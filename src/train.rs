@@ -19,7 +19,7 @@ use ndarray::Array2;
 use rayon::prelude::*;
 
 use crate::boost::{self, to_probabilities, AdaBoostMh, AdaBoostMhParams, AdaBoostMhValidParams, BoostError, BoostPredictions};
-use crate::config::{ExperimentConfig, Rounds, Split};
+use crate::config::{ExperimentConfig, Rounds};
 use crate::context::ContextError;
 use crate::cotrain::{self, CoTrainError, CoTrainParams, RoundModels, Stop, TwoViews, View};
 use crate::dataset::{PoolBlocks, Prepared};
@@ -181,19 +181,11 @@ pub fn fit_with_pool(
         None => None,
         Some(ctx) => {
             stage(Stage::ContextCrossFitting);
-            let groups = match ctx.split {
-                Split::Site => Some(sites_of(data, rows)).filter(|sites| distinct(sites) >= ctx.folds),
-                Split::Page => None,
-            };
-            let (s, l) = crate::context::cross_fitted_probabilities(
-                (&ps, &pl),
-                &views,
-                &targets,
-                weights.as_deref(),
-                groups.as_deref().unwrap_or(&pages),
-                ctx.folds,
-                seed,
-            )?;
+            // The blocks' groups for the cross-fitting; by page when too few sites.
+            let all = data.groups(ctx.split);
+            let groups: Vec<usize> = rows.iter().map(|&r| all[r]).collect();
+            let groups = if distinct(&groups) >= ctx.folds { &groups } else { &pages };
+            let (s, l) = crate::context::cross_fitted_probabilities((&ps, &pl), &views, &targets, weights.as_deref(), groups, ctx.folds, seed)?;
             let classes: Vec<String> = scheme.names().map(str::to_string).collect();
             let containers = ctx.structure.then(|| containers_of(data, rows));
             let x = crate::context::features(s.view(), l.view(), &pages, containers.as_deref(), &classes);
@@ -215,18 +207,6 @@ pub fn fit_with_pool(
 /// (`[boosting] word_weight`).
 pub fn word_weights(words: impl Iterator<Item = usize>, exponent: f64) -> Vec<f64> {
     words.map(|w| (1.0 + w as f64).powf(exponent)).collect()
-}
-
-/// The site of each of some labelled blocks (`rows`), as an index.
-fn sites_of(data: &crate::dataset::LabelledData, rows: &[usize]) -> Vec<usize> {
-    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    rows.iter()
-        .map(|&r| {
-            let site = data.pages[data.page_of[r]].1.as_str();
-            let next = index.len();
-            *index.entry(site).or_insert(next)
-        })
-        .collect()
 }
 
 /// How many different values.

@@ -153,37 +153,10 @@ fn a_model_carries_its_divider_and_works_from_any_directory() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn a_model_of_two_level_trees_saves_loads_and_predicts_exactly() {
-    let mut config = small_demo();
-    config.boosting.depth = 2;
-    config.cotraining.r = 1;
-    config.context = Some(parcels::context::ContextConfig { rounds: 10, folds: 2, depth: Some(1), structure: false, split: parcels::config::Split::Page });
-    let model = train(&config, &parcels::progress::Quiet).unwrap();
-    assert!(model.stylistic.stumps().iter().all(|s| s.children.is_some()), "depth 2: every round is a tree");
-    assert!(model.context.as_ref().unwrap().stumps().iter().all(|s| s.children.is_none()), "[context] depth = 1 overrides it");
-    let dir = std::env::temp_dir().join(format!("parcels-apply-trees-{}", std::process::id()));
-    let path = dir.join("model.json");
-    model.save(&path).unwrap();
-    let loaded = Classifier::new(TrainedModel::load(&path).unwrap()).unwrap();
-    let page = Page::load(root().join("corpora/demo/pool/citybeacon-1.html"), &LoadOptions::default()).unwrap();
-    let a = Classifier::new(model).unwrap().classify(&page).unwrap().blocks;
-    let b = loaded.classify(&page).unwrap().blocks;
-    for (x, y) in a.iter().zip(&b) {
-        assert_eq!((x.id, &x.label, x.confidence.to_bits(), x.view), (y.id, &y.label, y.confidence.to_bits(), y.view));
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn a_context_stage_that_sees_the_element_tree_saves_loads_and_predicts_exactly() {
-    let mut config = small_demo();
-    config.cotraining.r = 1;
-    config.context = Some(parcels::context::ContextConfig { rounds: 10, folds: 2, depth: None, structure: true, split: parcels::config::Split::Site });
-    let model = train(&config, &parcels::progress::Quiet).unwrap();
-    let names = &model.context.as_ref().unwrap().schema().numeric_names;
-    assert!(names.iter().any(|n| n.starts_with("ctx.up2.")), "the element-tree columns are there: {names:?}");
-    let dir = std::env::temp_dir().join(format!("parcels-apply-structure-{}", std::process::id()));
+/// Saves `model`, loads it back and checks that both label a demo page's blocks alike, to the
+/// bit of their confidences.
+fn assert_same_labels_after_save_and_load(model: TrainedModel, name: &str) {
+    let dir = std::env::temp_dir().join(format!("parcels-apply-{name}-{}", std::process::id()));
     let path = dir.join("model.json");
     model.save(&path).unwrap();
     let loaded = Classifier::new(TrainedModel::load(&path).unwrap()).unwrap();
@@ -195,4 +168,27 @@ fn a_context_stage_that_sees_the_element_tree_saves_loads_and_predicts_exactly()
         assert_eq!((x.id, &x.label, x.confidence.to_bits(), x.view), (y.id, &y.label, y.confidence.to_bits(), y.view));
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_model_of_two_level_trees_saves_loads_and_predicts_exactly() {
+    let mut config = small_demo();
+    config.boosting.depth = 2;
+    config.cotraining.r = 1;
+    config.context = Some(parcels::context::ContextConfig { rounds: 10, folds: 2, depth: Some(1), structure: false, split: parcels::config::Split::Page });
+    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    assert!(model.stylistic.stumps().iter().all(|s| s.children.is_some()), "depth 2: every round is a tree");
+    assert!(model.context.as_ref().unwrap().stumps().iter().all(|s| s.children.is_none()), "[context] depth = 1 overrides it");
+    assert_same_labels_after_save_and_load(model, "trees");
+}
+
+#[test]
+fn a_context_stage_that_sees_the_element_tree_saves_loads_and_predicts_exactly() {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(parcels::context::ContextConfig { rounds: 10, folds: 2, depth: None, structure: true, split: parcels::config::Split::Site });
+    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let names = &model.context.as_ref().unwrap().schema().numeric_names;
+    assert!(names.iter().any(|n| n.starts_with("ctx.up2.")), "the element-tree columns are there: {names:?}");
+    assert_same_labels_after_save_and_load(model, "structure");
 }

@@ -368,8 +368,17 @@ impl Classifier {
         let views = TwoViews { stylistic: views.stylistic, lexical: views.lexical };
         let m = &self.model;
         let containers: Option<Vec<&str>> = m.config.context_structure().then(|| division.blocks.iter().map(|b| b.container.as_str()).collect());
-        let d = crate::train::decide(&m.stylistic, &m.lexical, m.context.as_ref(), &views, &vec![0; views.n_rows()], containers.as_deref(), &self.classes)
-            .map_err(|e| in_page(e.into()))?;
+        let d = crate::train::decide(
+            &m.stylistic,
+            &m.lexical,
+            m.context.as_ref(),
+            m.config.context_keeps_agreement(),
+            &views,
+            &vec![0; views.n_rows()],
+            containers.as_deref(),
+            &self.classes,
+        )
+        .map_err(|e| in_page(e.into()))?;
         let name = |c: usize| self.model.scheme.labels.get(c).map(|l| l.name.clone()).unwrap_or_default();
         let blocks = d
             .decided

@@ -149,6 +149,14 @@ pub struct BoostingConfig {
     /// (`rounds = "cv"`) weigh blocks alike.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub word_weight: f64,
+    /// How much smaller corpora weigh at the start of boosting: each labelled block's initial
+    /// weight (after `word_weight`) is multiplied by (W / (C·W_c))^`corpus_balance`, W_c the
+    /// initial weight of the training blocks of its corpus (a label file's `corpus`), C the
+    /// corpora present. 0 (default) lets each corpus weigh what its blocks weigh; 1 gives every
+    /// corpus the same total weight, so an era with fewer labelled pages is not drowned by a
+    /// larger one. Pool blocks keep their weight.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub corpus_balance: f64,
 }
 
 fn ctx_depth(c: &ExperimentConfig) -> Option<usize> {
@@ -432,6 +440,11 @@ impl ExperimentConfig {
         self.context.as_ref().is_some_and(|c| c.structure)
     }
 
+    /// Whether blocks both views agree on keep the views' class (`[context] keep_agreement`).
+    pub fn context_keeps_agreement(&self) -> bool {
+        self.context.as_ref().is_some_and(|c| c.keep_agreement)
+    }
+
     /// The co-training selection rule the config names.
     pub fn selection(&self) -> Option<&'static dyn crate::cotrain::Selection> {
         crate::cotrain::selection_by_name(&self.cotraining.selection)
@@ -477,6 +490,9 @@ impl ExperimentConfig {
         }
         if !(b.word_weight.is_finite() && (0.0..=1.0).contains(&b.word_weight)) {
             return Err(bad(format!("boosting.word_weight = {}: must be between 0 (blocks alike) and 1 (blocks weigh their words)", b.word_weight)));
+        }
+        if !(b.corpus_balance.is_finite() && (0.0..=1.0).contains(&b.corpus_balance)) {
+            return Err(bad(format!("boosting.corpus_balance = {}: must be between 0 (blocks alike) and 1 (corpora alike)", b.corpus_balance)));
         }
         if !(b.class_balance.is_finite() && (0.0..=1.0).contains(&b.class_balance)) {
             return Err(bad(format!("boosting.class_balance = {}: must be between 0 (blocks alike) and 1 (classes alike)", b.class_balance)));
@@ -648,6 +664,8 @@ mod tests {
         assert!(err(&["context.rounds=5", "context.split=\"domain\""]).contains("domain"));
         assert!(err(&["boosting.class_balance=1.5"]).contains("between 0"));
         assert!(err(&["boosting.word_weight=-0.5"]).contains("word_weight"));
+        assert!(err(&["boosting.corpus_balance=2"]).contains("corpus_balance"));
+        assert!(ExperimentConfig::load_with(&path, &sets(&["context.rounds=5", "context.keep_agreement=true"])).unwrap().context_keeps_agreement());
         assert_eq!(ExperimentConfig::load_with(&path, &sets(&["boosting.word_weight=0.5"])).unwrap().boosting.word_weight, 0.5);
     }
 

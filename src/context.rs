@@ -64,6 +64,14 @@ pub struct ContextConfig {
     /// training pages have fewer sites than `folds`, the folds split by page.
     #[serde(default = "default_split", skip_serializing_if = "is_page")]
     pub split: crate::config::Split,
+    /// Whether a block both views give the same class keeps it, the stage deciding only where
+    /// the views disagree; default false (the stage decides every block, as models trained
+    /// before it). The stage sees the views' probabilities and can learn when to overrule an
+    /// agreement, but it learns that on the training pages' sites, and on sites it never saw
+    /// an agreement of two different ways of seeing a block may be worth more than what the
+    /// neighbours suggest.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keep_agreement: bool,
 }
 
 fn default_split() -> crate::config::Split {

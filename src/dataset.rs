@@ -75,6 +75,9 @@ pub struct LabelledData {
     pub pages: Vec<(String, String)>,
     /// The corpus page behind each labelled page, in the order of `pages`.
     pub page_paths: Vec<PathBuf>,
+    /// The corpus each labelled page belongs to (its label file's `corpus`), in the order of
+    /// `pages`.
+    pub page_corpora: Vec<String>,
     /// Blocks per class.
     pub class_counts: Vec<usize>,
     /// Labelled pages' blocks without a majority label (left out).
@@ -315,7 +318,7 @@ fn check_groups(config: &ExperimentConfig, groups: Vec<usize>) -> Result<(), Dat
     Ok(())
 }
 
-type PageData = (String, String, PathBuf, TwoViews, Vec<usize>, usize, Vec<BlockInfo>);
+type PageData = (String, String, String, PathBuf, TwoViews, Vec<usize>, usize, Vec<BlockInfo>);
 
 /// Loads the labelled blocks of a config's `[corpus]` and builds their views.
 pub fn load_labelled_data(config: &ExperimentConfig, divider: &Divider, builder: &ViewBuilder, scheme: &LabelScheme) -> Result<LabelledData, DataError> {
@@ -343,12 +346,21 @@ pub fn load_labelled_files(
             let views = TwoViews { stylistic: v.stylistic, lexical: v.lexical }.select_rows(&keep)?;
             let name = f.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
             let infos = keep.iter().filter_map(|&i| lp.division.blocks.get(i).map(BlockInfo::of)).collect();
-            Ok((name, lp.labels.site.clone().unwrap_or_default(), lp.page.path.clone(), views, targets, lp.gold.len() - keep.len(), infos))
+            Ok((
+                name,
+                lp.labels.site.clone().unwrap_or_default(),
+                lp.labels.corpus.clone(),
+                lp.page.path.clone(),
+                views,
+                targets,
+                lp.gold.len() - keep.len(),
+                infos,
+            ))
         })
         .collect();
     let mut data: Option<LabelledData> = None;
     for r in per_page {
-        let (name, site, path, views, targets, unlabelled, infos) = r?;
+        let (name, site, corpus, path, views, targets, unlabelled, infos) = r?;
         let d = match &mut data {
             Some(d) => d,
             None => data.insert(LabelledData {
@@ -357,6 +369,7 @@ pub fn load_labelled_files(
                 page_of: Vec::new(),
                 pages: Vec::new(),
                 page_paths: Vec::new(),
+                page_corpora: Vec::new(),
                 class_counts: vec![0; scheme.len()],
                 unlabelled_blocks: 0,
                 blocks: Vec::new(),
@@ -371,6 +384,7 @@ pub fn load_labelled_files(
         d.targets.extend(targets);
         d.pages.push((name, site));
         d.page_paths.push(path);
+        d.page_corpora.push(corpus);
         d.unlabelled_blocks += unlabelled;
         d.blocks.extend(infos);
     }

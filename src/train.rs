@@ -154,7 +154,15 @@ pub fn fit_with_pool(
     let (pool, pool_blocks) = pool;
     let exponent = config.boosting.word_weight;
     let weights = (exponent > 0.0).then(|| word_weights(rows.iter().map(|&r| data.blocks.get(r).map_or(0, |b| b.words)), exponent));
-    let pool_weights = (exponent > 0.0).then(|| word_weights((0..pool.n_rows()).map(|r| pool_blocks.blocks.get(r).map_or(0, |b| b.words)), exponent));
+    let balance = config.boosting.corpus_balance;
+    let weights = if balance > 0.0 {
+        let corpora: Vec<&str> = pages.iter().map(|&p| data.page_corpora.get(p).map_or("", String::as_str)).collect();
+        Some(corpus_balanced(weights.unwrap_or_else(|| vec![1.0; rows.len()]), &corpora, balance))
+    } else {
+        weights
+    };
+    let pool_weights =
+        (exponent > 0.0 || balance > 0.0).then(|| word_weights((0..pool.n_rows()).map(|r| pool_blocks.blocks.get(r).map_or(0, |b| b.words)), exponent));
     let block_weights = weights.as_deref().zip(pool_weights.as_deref()).map(|(labelled, pool)| cotrain::BlockWeights { labelled, pool });
     let stage = |stage: Stage| progress.event(&Event::Stage { fold, stage });
     stage(Stage::ChoosingRounds);
@@ -209,6 +217,21 @@ pub fn word_weights(words: impl Iterator<Item = usize>, exponent: f64) -> Vec<f6
     words.map(|w| (1.0 + w as f64).powf(exponent)).collect()
 }
 
+/// Block weights rescaled per corpus by (W / (C·W_c))^`balance` (`[boosting] corpus_balance`):
+/// W the total weight, W_c that of the blocks of corpus c, C the corpora present.
+pub fn corpus_balanced(mut weights: Vec<f64>, corpus_of: &[&str], balance: f64) -> Vec<f64> {
+    let mut totals: BTreeMap<&str, f64> = BTreeMap::new();
+    for (w, c) in weights.iter().zip(corpus_of) {
+        *totals.entry(c).or_default() += w;
+    }
+    let total: f64 = totals.values().sum();
+    let corpora = totals.len() as f64;
+    for (w, c) in weights.iter_mut().zip(corpus_of) {
+        *w *= (total / (corpora * totals[c])).powf(balance);
+    }
+    weights
+}
+
 /// How many different values.
 fn distinct(values: &[usize]) -> usize {
     values.iter().collect::<std::collections::HashSet<_>>().len()
@@ -242,11 +265,14 @@ pub struct Decisions {
 /// document order) with the more confident view's label, or with the context stage's when there
 /// is one; `classes` names the classes for the context features, and `containers` (each block's
 /// container path) must be given when the context stage was trained with its element-tree
-/// features (`[context] structure`), and only then.
+/// features (`[context] structure`), and only then. With `keep_agreement` (`[context]
+/// keep_agreement`) the context stage decides only the blocks the views disagree on.
+#[allow(clippy::too_many_arguments)]
 pub fn decide(
     stylistic: &AdaBoostMh,
     lexical: &AdaBoostMh,
     context: Option<&AdaBoostMh>,
+    keep_agreement: bool,
     views: &TwoViews,
     page_of: &[usize],
     containers: Option<&[&str]>,
@@ -271,8 +297,15 @@ pub fn decide(
         Some(context) => {
             let x = crate::context::features(ps.view(), pl.view(), page_of, containers, classes);
             let c = context.predict_with_confidence(&x)?;
+            let mut probabilities = to_probabilities(c.scores);
             let decided = (0..c.classes.len())
                 .map(|i| {
+                    if keep_agreement && s.classes[i] == l.classes[i] {
+                        let (confidence, view, p) =
+                            if l.confidences[i] > s.confidences[i] { (l.confidences[i], View::Lexical, &pl) } else { (s.confidences[i], View::Stylistic, &ps) };
+                        probabilities.row_mut(i).assign(&p.row(i));
+                        return (s.classes[i], confidence, view);
+                    }
                     let class = c.classes[i];
                     let (sc, lc) = (s.classes[i] == class, l.classes[i] == class);
                     let view = match (sc, lc) {
@@ -284,7 +317,7 @@ pub fn decide(
                     (class, c.confidences[i], view)
                 })
                 .collect();
-            (decided, to_probabilities(c.scores))
+            (decided, probabilities)
         }
     };
     Ok(Decisions { decided, probabilities, stylistic: s, lexical: l })
@@ -292,14 +325,32 @@ pub fn decide(
 
 impl Fitted {
     /// Labels blocks with these learners (see [`decide`]).
-    pub fn decide(&self, views: &TwoViews, page_of: &[usize], containers: Option<&[&str]>, classes: &[String]) -> Result<Decisions, TrainError> {
-        decide(&self.stylistic, &self.lexical, self.context.as_ref(), views, page_of, containers, classes)
+    pub fn decide(
+        &self,
+        keep_agreement: bool,
+        views: &TwoViews,
+        page_of: &[usize],
+        containers: Option<&[&str]>,
+        classes: &[String],
+    ) -> Result<Decisions, TrainError> {
+        decide(&self.stylistic, &self.lexical, self.context.as_ref(), keep_agreement, views, page_of, containers, classes)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{class_weights, word_weights};
+    use super::{class_weights, corpus_balanced, word_weights};
+
+    #[test]
+    fn corpus_balance_gives_each_corpus_the_same_total_weight_at_one() {
+        let corpora = ["a", "a", "a", "b"];
+        let w = corpus_balanced(vec![1.0, 1.0, 2.0, 1.0], &corpora, 1.0);
+        // W = 5: corpus a (4) scaled by 5/8, b (1) by 5/2; both then weigh 2.5.
+        assert_eq!(w, [0.625, 0.625, 1.25, 2.5]);
+        assert_eq!(corpus_balanced(vec![1.0, 3.0], &["a", "b"], 0.0), [1.0, 3.0]);
+        let half = corpus_balanced(vec![1.0; 4], &corpora, 0.5);
+        assert!((half[3] - 2f64.sqrt()).abs() < 1e-12 && half[0] < 1.0);
+    }
 
     #[test]
     fn word_weights_grow_with_words_as_the_exponent_says() {

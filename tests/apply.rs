@@ -175,7 +175,14 @@ fn a_model_of_two_level_trees_saves_loads_and_predicts_exactly() {
     let mut config = small_demo();
     config.boosting.depth = 2;
     config.cotraining.r = 1;
-    config.context = Some(parcels::context::ContextConfig { rounds: 10, folds: 2, depth: Some(1), structure: false, split: parcels::config::Split::Page });
+    config.context = Some(parcels::context::ContextConfig {
+        rounds: 10,
+        folds: 2,
+        depth: Some(1),
+        structure: false,
+        split: parcels::config::Split::Page,
+        keep_agreement: false,
+    });
     let model = train(&config, &parcels::progress::Quiet).unwrap();
     assert!(model.stylistic.stumps().iter().all(|s| s.children.is_some()), "depth 2: every round is a tree");
     assert!(model.context.as_ref().unwrap().stumps().iter().all(|s| s.children.is_none()), "[context] depth = 1 overrides it");
@@ -186,9 +193,50 @@ fn a_model_of_two_level_trees_saves_loads_and_predicts_exactly() {
 fn a_context_stage_that_sees_the_element_tree_saves_loads_and_predicts_exactly() {
     let mut config = small_demo();
     config.cotraining.r = 1;
-    config.context = Some(parcels::context::ContextConfig { rounds: 10, folds: 2, depth: None, structure: true, split: parcels::config::Split::Site });
+    config.context = Some(parcels::context::ContextConfig {
+        rounds: 10,
+        folds: 2,
+        depth: None,
+        structure: true,
+        split: parcels::config::Split::Site,
+        keep_agreement: false,
+    });
     let model = train(&config, &parcels::progress::Quiet).unwrap();
     let names = &model.context.as_ref().unwrap().schema().numeric_names;
     assert!(names.iter().any(|n| n.starts_with("ctx.up2.")), "the element-tree columns are there: {names:?}");
     assert_same_labels_after_save_and_load(model, "structure");
+}
+
+#[test]
+fn a_context_stage_that_keeps_agreements_decides_only_where_the_views_disagree() {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(parcels::context::ContextConfig {
+        rounds: 10,
+        folds: 2,
+        depth: None,
+        structure: false,
+        split: parcels::config::Split::Page,
+        keep_agreement: false,
+    });
+    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let mut keeping = model.clone();
+    keeping.config.context.as_mut().unwrap().keep_agreement = true;
+    let page = Page::load(root().join("corpora/demo/pool/citybeacon-1.html"), &LoadOptions::default()).unwrap();
+    let always = Classifier::new(model).unwrap().classify(&page).unwrap().blocks;
+    let kept = Classifier::new(keeping.clone()).unwrap().classify(&page).unwrap().blocks;
+    assert_eq!(always.len(), kept.len());
+    let (mut agreed, mut disagreed) = (0, 0);
+    for (a, k) in always.iter().zip(&kept) {
+        if k.views.stylistic.label == k.views.lexical.label {
+            agreed += 1;
+            assert_eq!(k.label, k.views.stylistic.label, "block {}: the views' shared label is kept", k.id);
+            assert_ne!(k.view, parcels::cotrain::View::Context);
+        } else {
+            disagreed += 1;
+            assert_eq!((&a.label, a.confidence.to_bits(), a.view), (&k.label, k.confidence.to_bits(), k.view), "block {}: the stage decides as before", k.id);
+        }
+    }
+    assert!(agreed > 0 && disagreed > 0, "the page has both kinds of blocks ({agreed} agreed, {disagreed} not)");
+    assert_same_labels_after_save_and_load(keeping, "keep-agreement");
 }

@@ -201,7 +201,14 @@ fn the_context_stage_is_measured_when_the_config_has_one() {
     let mut config = demo();
     config.cotraining.r = 1;
     config.evaluation.samme_stumps = 0;
-    config.context = Some(parcels::context::ContextConfig { rounds: 20, folds: 2, depth: None, structure: false, split: parcels::config::Split::Page });
+    config.context = Some(parcels::context::ContextConfig {
+        rounds: 20,
+        folds: 2,
+        depth: None,
+        structure: false,
+        split: parcels::config::Split::Page,
+        keep_agreement: false,
+    });
     let results = run(&config, &parcels::progress::Quiet).unwrap();
     for f in &results.folds {
         assert_eq!(f.errors["context"].len(), 1, "one figure: the context stage over the last round's views");

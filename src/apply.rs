@@ -372,7 +372,7 @@ impl Classifier {
             &m.stylistic,
             &m.lexical,
             m.context.as_ref(),
-            m.config.context_keeps_agreement(),
+            m.config.context_arbitration(),
             &views,
             &vec![0; views.n_rows()],
             containers.as_deref(),

@@ -440,9 +440,10 @@ impl ExperimentConfig {
         self.context.as_ref().is_some_and(|c| c.structure)
     }
 
-    /// Whether blocks both views agree on keep the views' class (`[context] keep_agreement`).
-    pub fn context_keeps_agreement(&self) -> bool {
-        self.context.as_ref().is_some_and(|c| c.keep_agreement)
+    /// How the context stage's answer is combined with the views' (`[context] keep_agreement`,
+    /// `choose_from_views`); the default when there is no context stage.
+    pub fn context_arbitration(&self) -> crate::context::Arbitration {
+        self.context.as_ref().map(|c| c.arbitration()).unwrap_or_default()
     }
 
     /// The co-training selection rule the config names.
@@ -665,7 +666,7 @@ mod tests {
         assert!(err(&["boosting.class_balance=1.5"]).contains("between 0"));
         assert!(err(&["boosting.word_weight=-0.5"]).contains("word_weight"));
         assert!(err(&["boosting.corpus_balance=2"]).contains("corpus_balance"));
-        assert!(ExperimentConfig::load_with(&path, &sets(&["context.rounds=5", "context.keep_agreement=true"])).unwrap().context_keeps_agreement());
+        assert!(ExperimentConfig::load_with(&path, &sets(&["context.rounds=5", "context.keep_agreement=true"])).unwrap().context_arbitration().keep_agreement);
         assert_eq!(ExperimentConfig::load_with(&path, &sets(&["boosting.word_weight=0.5"])).unwrap().boosting.word_weight, 0.5);
     }
 

@@ -72,6 +72,29 @@ pub struct ContextConfig {
     /// neighbours suggest.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub keep_agreement: bool,
+    /// Whether, where the views disagree, the stage only chooses between their two classes (the
+    /// one of the two it gives the higher probability) instead of naming any class; default false.
+    /// With `keep_agreement` the stage becomes an arbiter between the views: every block gets one
+    /// of the views' classes, with that view's confidence and probabilities.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub choose_from_views: bool,
+}
+
+/// How the context stage's answer is combined with the views' (`[context] keep_agreement` and
+/// `choose_from_views`): decision settings, which change nothing the learners learn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Arbitration {
+    /// Blocks both views give the same class keep it.
+    pub keep_agreement: bool,
+    /// Where the views disagree, the stage picks one of their two classes.
+    pub choose_from_views: bool,
+}
+
+impl ContextConfig {
+    /// The decision settings of this stage.
+    pub fn arbitration(&self) -> Arbitration {
+        Arbitration { keep_agreement: self.keep_agreement, choose_from_views: self.choose_from_views }
+    }
 }
 
 fn default_split() -> crate::config::Split {

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use crate::boost::{self, to_probabilities, AdaBoostMh, AdaBoostMhParams, AdaBoostMhValidParams, BoostError, BoostPredictions};
 use crate::config::{ExperimentConfig, Rounds};
-use crate::context::ContextError;
+use crate::context::{Arbitration, ContextError};
 use crate::cotrain::{self, CoTrainError, CoTrainParams, RoundModels, Stop, TwoViews, View};
 use crate::dataset::{PoolBlocks, Prepared};
 use crate::matrix::{FeatureMatrix, MatrixError};
@@ -265,14 +265,15 @@ pub struct Decisions {
 /// document order) with the more confident view's label, or with the context stage's when there
 /// is one; `classes` names the classes for the context features, and `containers` (each block's
 /// container path) must be given when the context stage was trained with its element-tree
-/// features (`[context] structure`), and only then. With `keep_agreement` (`[context]
-/// keep_agreement`) the context stage decides only the blocks the views disagree on.
+/// features (`[context] structure`), and only then. `arbitration` says how the context stage's
+/// answer and the views' combine: with `keep_agreement` the stage decides only the blocks the
+/// views disagree on, with `choose_from_views` it picks one of the two views' classes there.
 #[allow(clippy::too_many_arguments)]
 pub fn decide(
     stylistic: &AdaBoostMh,
     lexical: &AdaBoostMh,
     context: Option<&AdaBoostMh>,
-    keep_agreement: bool,
+    arbitration: Arbitration,
     views: &TwoViews,
     page_of: &[usize],
     containers: Option<&[&str]>,
@@ -300,13 +301,24 @@ pub fn decide(
             let mut probabilities = to_probabilities(c.scores);
             let decided = (0..c.classes.len())
                 .map(|i| {
-                    if keep_agreement && s.classes[i] == l.classes[i] {
+                    let agree = s.classes[i] == l.classes[i];
+                    if arbitration.keep_agreement && agree {
                         let (confidence, view, p) =
                             if l.confidences[i] > s.confidences[i] { (l.confidences[i], View::Lexical, &pl) } else { (s.confidences[i], View::Stylistic, &ps) };
                         probabilities.row_mut(i).assign(&p.row(i));
                         return (s.classes[i], confidence, view);
                     }
                     let class = c.classes[i];
+                    if arbitration.choose_from_views && !agree && class != s.classes[i] && class != l.classes[i] {
+                        let (confidence, view, p) = if probabilities[[i, l.classes[i]]] > probabilities[[i, s.classes[i]]] {
+                            (l.confidences[i], View::Lexical, &pl)
+                        } else {
+                            (s.confidences[i], View::Stylistic, &ps)
+                        };
+                        let class = if view == View::Lexical { l.classes[i] } else { s.classes[i] };
+                        probabilities.row_mut(i).assign(&p.row(i));
+                        return (class, confidence, view);
+                    }
                     let (sc, lc) = (s.classes[i] == class, l.classes[i] == class);
                     let view = match (sc, lc) {
                         (true, true) if l.confidences[i] > s.confidences[i] => View::Lexical,
@@ -327,13 +339,13 @@ impl Fitted {
     /// Labels blocks with these learners (see [`decide`]).
     pub fn decide(
         &self,
-        keep_agreement: bool,
+        arbitration: Arbitration,
         views: &TwoViews,
         page_of: &[usize],
         containers: Option<&[&str]>,
         classes: &[String],
     ) -> Result<Decisions, TrainError> {
-        decide(&self.stylistic, &self.lexical, self.context.as_ref(), keep_agreement, views, page_of, containers, classes)
+        decide(&self.stylistic, &self.lexical, self.context.as_ref(), arbitration, views, page_of, containers, classes)
     }
 }
 

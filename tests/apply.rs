@@ -182,6 +182,7 @@ fn a_model_of_two_level_trees_saves_loads_and_predicts_exactly() {
         structure: false,
         split: parcels::config::Split::Page,
         keep_agreement: false,
+        choose_from_views: false,
     });
     let model = train(&config, &parcels::progress::Quiet).unwrap();
     assert!(model.stylistic.stumps().iter().all(|s| s.children.is_some()), "depth 2: every round is a tree");
@@ -200,6 +201,7 @@ fn a_context_stage_that_sees_the_element_tree_saves_loads_and_predicts_exactly()
         structure: true,
         split: parcels::config::Split::Site,
         keep_agreement: false,
+        choose_from_views: false,
     });
     let model = train(&config, &parcels::progress::Quiet).unwrap();
     let names = &model.context.as_ref().unwrap().schema().numeric_names;
@@ -218,6 +220,7 @@ fn a_context_stage_that_keeps_agreements_decides_only_where_the_views_disagree()
         structure: false,
         split: parcels::config::Split::Page,
         keep_agreement: false,
+        choose_from_views: false,
     });
     let model = train(&config, &parcels::progress::Quiet).unwrap();
     let mut keeping = model.clone();
@@ -239,4 +242,41 @@ fn a_context_stage_that_keeps_agreements_decides_only_where_the_views_disagree()
     }
     assert!(agreed > 0 && disagreed > 0, "the page has both kinds of blocks ({agreed} agreed, {disagreed} not)");
     assert_same_labels_after_save_and_load(keeping, "keep-agreement");
+}
+
+#[test]
+fn a_context_stage_that_chooses_from_the_views_gives_every_block_one_of_their_classes() {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(parcels::context::ContextConfig {
+        rounds: 10,
+        folds: 2,
+        depth: None,
+        structure: false,
+        split: parcels::config::Split::Page,
+        keep_agreement: false,
+        choose_from_views: false,
+    });
+    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let mut arbiter = model.clone();
+    *arbiter.config.context.as_mut().unwrap() =
+        parcels::context::ContextConfig { keep_agreement: true, choose_from_views: true, ..model.config.context.unwrap() };
+    let page = Page::load(root().join("corpora/demo/pool/citybeacon-1.html"), &LoadOptions::default()).unwrap();
+    let free = Classifier::new(model).unwrap().classify(&page).unwrap().blocks;
+    let chosen = Classifier::new(arbiter.clone()).unwrap().classify(&page).unwrap().blocks;
+    let mut third = 0;
+    for (f, b) in free.iter().zip(&chosen) {
+        let from = match b.view {
+            parcels::cotrain::View::Stylistic => &b.views.stylistic,
+            parcels::cotrain::View::Lexical => &b.views.lexical,
+            other => panic!("block {}: decided by {other:?}, not by a view", b.id),
+        };
+        assert_eq!(b.label, from.label, "block {}: the class of the view that decided", b.id);
+        if f.label != f.views.stylistic.label && f.label != f.views.lexical.label {
+            third += 1;
+            assert_eq!(b.confidence.to_bits(), from.confidence.to_bits(), "block {}: chosen, with the view's confidence", b.id);
+        }
+    }
+    assert!(third > 0, "the free stage named a class neither view gave on some block of the page");
+    assert_same_labels_after_save_and_load(arbiter, "choose-from-views");
 }

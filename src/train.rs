@@ -299,25 +299,23 @@ pub fn decide(
             let x = crate::context::features(ps.view(), pl.view(), page_of, containers, classes);
             let c = context.predict_with_confidence(&x)?;
             let mut probabilities = to_probabilities(c.scores);
+            // A block that takes one view's answer takes its class, confidence and probabilities.
+            let take = |view: View, i: usize, probabilities: &mut Array2<f64>| {
+                let (said, p) = if view == View::Lexical { (&l, &pl) } else { (&s, &ps) };
+                probabilities.row_mut(i).assign(&p.row(i));
+                (said.classes[i], said.confidences[i], view)
+            };
             let decided = (0..c.classes.len())
                 .map(|i| {
                     let agree = s.classes[i] == l.classes[i];
                     if arbitration.keep_agreement && agree {
-                        let (confidence, view, p) =
-                            if l.confidences[i] > s.confidences[i] { (l.confidences[i], View::Lexical, &pl) } else { (s.confidences[i], View::Stylistic, &ps) };
-                        probabilities.row_mut(i).assign(&p.row(i));
-                        return (s.classes[i], confidence, view);
+                        let view = if l.confidences[i] > s.confidences[i] { View::Lexical } else { View::Stylistic };
+                        return take(view, i, &mut probabilities);
                     }
                     let class = c.classes[i];
                     if arbitration.choose_from_views && !agree && class != s.classes[i] && class != l.classes[i] {
-                        let (confidence, view, p) = if probabilities[[i, l.classes[i]]] > probabilities[[i, s.classes[i]]] {
-                            (l.confidences[i], View::Lexical, &pl)
-                        } else {
-                            (s.confidences[i], View::Stylistic, &ps)
-                        };
-                        let class = if view == View::Lexical { l.classes[i] } else { s.classes[i] };
-                        probabilities.row_mut(i).assign(&p.row(i));
-                        return (class, confidence, view);
+                        let view = if probabilities[[i, l.classes[i]]] > probabilities[[i, s.classes[i]]] { View::Lexical } else { View::Stylistic };
+                        return take(view, i, &mut probabilities);
                     }
                     let (sc, lc) = (s.classes[i] == class, l.classes[i] == class);
                     let view = match (sc, lc) {

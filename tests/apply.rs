@@ -170,20 +170,33 @@ fn assert_same_labels_after_save_and_load(model: TrainedModel, name: &str) {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A small context stage that decides every block (no arbitration settings).
+fn context_stage() -> parcels::context::ContextConfig {
+    parcels::context::ContextConfig {
+        rounds: 10,
+        folds: 2,
+        depth: None,
+        structure: false,
+        split: parcels::config::Split::Page,
+        keep_agreement: false,
+        choose_from_views: false,
+    }
+}
+
+/// The small demo model, co-trained one round, with [`context_stage`].
+fn demo_with_context_stage() -> TrainedModel {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(context_stage());
+    train(&config, &parcels::progress::Quiet).unwrap()
+}
+
 #[test]
 fn a_model_of_two_level_trees_saves_loads_and_predicts_exactly() {
     let mut config = small_demo();
     config.boosting.depth = 2;
     config.cotraining.r = 1;
-    config.context = Some(parcels::context::ContextConfig {
-        rounds: 10,
-        folds: 2,
-        depth: Some(1),
-        structure: false,
-        split: parcels::config::Split::Page,
-        keep_agreement: false,
-        choose_from_views: false,
-    });
+    config.context = Some(parcels::context::ContextConfig { depth: Some(1), ..context_stage() });
     let model = train(&config, &parcels::progress::Quiet).unwrap();
     assert!(model.stylistic.stumps().iter().all(|s| s.children.is_some()), "depth 2: every round is a tree");
     assert!(model.context.as_ref().unwrap().stumps().iter().all(|s| s.children.is_none()), "[context] depth = 1 overrides it");
@@ -194,15 +207,7 @@ fn a_model_of_two_level_trees_saves_loads_and_predicts_exactly() {
 fn a_context_stage_that_sees_the_element_tree_saves_loads_and_predicts_exactly() {
     let mut config = small_demo();
     config.cotraining.r = 1;
-    config.context = Some(parcels::context::ContextConfig {
-        rounds: 10,
-        folds: 2,
-        depth: None,
-        structure: true,
-        split: parcels::config::Split::Site,
-        keep_agreement: false,
-        choose_from_views: false,
-    });
+    config.context = Some(parcels::context::ContextConfig { structure: true, split: parcels::config::Split::Site, ..context_stage() });
     let model = train(&config, &parcels::progress::Quiet).unwrap();
     let names = &model.context.as_ref().unwrap().schema().numeric_names;
     assert!(names.iter().any(|n| n.starts_with("ctx.up2.")), "the element-tree columns are there: {names:?}");
@@ -211,18 +216,7 @@ fn a_context_stage_that_sees_the_element_tree_saves_loads_and_predicts_exactly()
 
 #[test]
 fn a_context_stage_that_keeps_agreements_decides_only_where_the_views_disagree() {
-    let mut config = small_demo();
-    config.cotraining.r = 1;
-    config.context = Some(parcels::context::ContextConfig {
-        rounds: 10,
-        folds: 2,
-        depth: None,
-        structure: false,
-        split: parcels::config::Split::Page,
-        keep_agreement: false,
-        choose_from_views: false,
-    });
-    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let model = demo_with_context_stage();
     let mut keeping = model.clone();
     keeping.config.context.as_mut().unwrap().keep_agreement = true;
     let page = Page::load(root().join("corpora/demo/pool/citybeacon-1.html"), &LoadOptions::default()).unwrap();
@@ -246,18 +240,7 @@ fn a_context_stage_that_keeps_agreements_decides_only_where_the_views_disagree()
 
 #[test]
 fn a_context_stage_that_chooses_from_the_views_gives_every_block_one_of_their_classes() {
-    let mut config = small_demo();
-    config.cotraining.r = 1;
-    config.context = Some(parcels::context::ContextConfig {
-        rounds: 10,
-        folds: 2,
-        depth: None,
-        structure: false,
-        split: parcels::config::Split::Page,
-        keep_agreement: false,
-        choose_from_views: false,
-    });
-    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let model = demo_with_context_stage();
     let mut arbiter = model.clone();
     *arbiter.config.context.as_mut().unwrap() =
         parcels::context::ContextConfig { keep_agreement: true, choose_from_views: true, ..model.config.context.unwrap() };

@@ -375,7 +375,7 @@ impl Classifier {
             m.config.context_arbitration(),
             &views,
             &vec![0; views.n_rows()],
-            containers.as_deref(),
+            crate::context::ContextInputs { containers: containers.as_deref(), page: m.config.context_page() },
             &self.classes,
         )
         .map_err(|e| in_page(e.into()))?;

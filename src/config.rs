@@ -440,6 +440,11 @@ impl ExperimentConfig {
         self.context.as_ref().is_some_and(|c| c.structure)
     }
 
+    /// Whether the config's context stage sees the whole page (`[context] page`).
+    pub fn context_page(&self) -> bool {
+        self.context.as_ref().is_some_and(|c| c.page)
+    }
+
     /// How the context stage's answer is combined with the views' (`[context] keep_agreement`,
     /// `choose_from_views`); the default when there is no context stage.
     pub fn context_arbitration(&self) -> crate::context::Arbitration {

@@ -16,6 +16,12 @@
 //! together, whatever their length, so the items of one menu, one "most read" box or one
 //! listing can be told alike.
 //!
+//! With `page = true` it also sees the whole page: the mean of both views' probabilities over
+//! all the page's blocks, and how many blocks the page has. Stumps add their votes, so a
+//! page-wide column shifts every block of a page alike: it lets the stage set a threshold per
+//! page, lower where the views find little main text on the page (a listing whose items the
+//! views half call navigation) and higher where they find much (a product page with its reviews).
+//!
 //! Its training features must be what the view learners say of pages they were not trained on,
 //! or it would learn to trust them blindly: [`cross_fitted_probabilities`] gets them by training
 //! the view learners on the other folds of the training pages (by page). An experiment without
@@ -56,6 +62,11 @@ pub struct ContextConfig {
     /// nearest ancestors ([`TREE_LEVELS`]); default false, as models trained before it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub structure: bool,
+    /// Whether the learner also sees the whole page: the mean of both views' probabilities
+    /// over the page's blocks and the page's number of blocks ([`PAGE_FEATURES`]); default
+    /// false, as models trained before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub page: bool,
     /// How the folds of the cross-fitted view probabilities split the training pages: by page
     /// (the default, as models trained before it) or by site. By site, the probabilities the
     /// stage learns from are what the views say of a site they never saw, which is what they
@@ -90,6 +101,17 @@ pub struct Arbitration {
     pub choose_from_views: bool,
 }
 
+/// What the context features are built from besides the views' probabilities: the optional
+/// groups of columns a stage was trained with (`[context] structure` and `page`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ContextInputs<'a> {
+    /// Each block's container path, for the element-tree columns (`structure`); `None` without
+    /// them.
+    pub containers: Option<&'a [&'a str]>,
+    /// Whether the page-wide columns are built (`page`).
+    pub page: bool,
+}
+
 impl ContextConfig {
     /// The decision settings of this stage.
     pub fn arbitration(&self) -> Arbitration {
@@ -118,9 +140,12 @@ const WINDOWS: [usize; 2] = [5, 20];
 /// itself, 1 its parent, 2 its grandparent.
 pub const TREE_LEVELS: usize = 3;
 
+/// The page-wide columns besides one mean per class: the page's number of blocks, as ln(1 + n).
+pub const PAGE_FEATURES: &[&str] = &["ctx.page.blocks"];
+
 /// Names of the context features for `k` classes, in column order; `structure`: with the
-/// element-tree features.
-pub fn feature_names(classes: &[String], structure: bool) -> Vec<String> {
+/// element-tree features; `page`: with the page-wide ones (after them).
+pub fn feature_names(classes: &[String], structure: bool, page: bool) -> Vec<String> {
     let mut names = Vec::new();
     for view in ["stylistic", "lexical"] {
         names.extend(classes.iter().map(|c| format!("ctx.{view}.{c}")));
@@ -139,6 +164,10 @@ pub fn feature_names(classes: &[String], structure: bool) -> Vec<String> {
             names.push(format!("ctx.up{level}.others"));
         }
     }
+    if page {
+        names.extend(classes.iter().map(|c| format!("ctx.page.{c}")));
+        names.extend(PAGE_FEATURES.iter().map(|n| n.to_string()));
+    }
     names
 }
 
@@ -155,13 +184,16 @@ fn ancestor(path: &str, levels: usize) -> &str {
 /// The context features of blocks given the views' probabilities (rows: blocks; columns:
 /// classes) and the page of each block. A page's blocks must be consecutive rows in document
 /// order. Neighbours beyond the page's ends are missing (NaN); a window mean covers the blocks
-/// that exist. `containers`, the element path of each block's container, adds the element-tree
-/// features (see the module docs); a group without other blocks has missing means.
-pub fn features(stylistic: ArrayView2<f64>, lexical: ArrayView2<f64>, page_of: &[usize], containers: Option<&[&str]>, classes: &[String]) -> FeatureMatrix {
+/// that exist. `inputs.containers`, the element path of each block's container, adds the
+/// element-tree features (see the module docs); a group without other blocks has missing means.
+/// `inputs.page` adds the page-wide ones.
+pub fn features(stylistic: ArrayView2<f64>, lexical: ArrayView2<f64>, page_of: &[usize], inputs: ContextInputs<'_>, classes: &[String]) -> FeatureMatrix {
     let (n, k) = stylistic.dim();
     let both = (&stylistic + &lexical) / 2.0;
+    let containers = inputs.containers;
     let base = 2 * k + NEIGHBOURS.len() * k + 2 * WINDOWS.len() * k + 1;
-    let width = base + containers.map_or(0, |_| TREE_LEVELS * (k + 1));
+    let tree_end = base + containers.map_or(0, |_| TREE_LEVELS * (k + 1));
+    let width = tree_end + if inputs.page { k + PAGE_FEATURES.len() } else { 0 };
     let mut x = Array2::from_elem((n, width), f64::NAN);
     // Prefix sums of `both` per class, to take window means in O(1).
     let mut prefix = Array2::<f64>::zeros((n + 1, k));
@@ -209,10 +241,17 @@ pub fn features(stylistic: ArrayView2<f64>, lexical: ArrayView2<f64>, page_of: &
         if let Some(containers) = containers {
             tree_features(&mut x, both.view(), start..end, &containers[start..end], base);
         }
+        if inputs.page {
+            for c in 0..k {
+                let mean = (prefix[[end, c]] - prefix[[start, c]]) / len as f64;
+                x.slice_mut(ndarray::s![start..end, tree_end + c]).fill(mean);
+            }
+            x.slice_mut(ndarray::s![start..end, tree_end + k]).fill((len as f64).ln_1p());
+        }
         start = end;
     }
     let rows = x.nrows();
-    FeatureMatrix::new(x, feature_names(classes, containers.is_some()), crate::matrix::SparseRows::empty(rows, 0), Vec::new())
+    FeatureMatrix::new(x, feature_names(classes, containers.is_some(), inputs.page), crate::matrix::SparseRows::empty(rows, 0), Vec::new())
         .expect("names match the columns built above")
 }
 
@@ -298,8 +337,8 @@ mod tests {
         // Two pages: rows 0–2 and rows 3–4.
         let s = array![[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.5, 0.5], [0.0, 1.0]];
         let l = array![[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.5, 0.5], [0.0, 1.0]];
-        let x = features(s.view(), l.view(), &[0, 0, 0, 1, 1], None, &classes);
-        let names = feature_names(&classes, false);
+        let x = features(s.view(), l.view(), &[0, 0, 0, 1, 1], ContextInputs::default(), &classes);
+        let names = feature_names(&classes, false, false);
         assert_eq!(x.n_numeric(), names.len());
         let col = |name: &str| names.iter().position(|n| n == name).unwrap();
         let v = |r: usize, name: &str| x.numeric()[[r, col(name)]];
@@ -325,10 +364,10 @@ mod tests {
         let s = array![[1.0, 0.0], [0.0, 1.0], [0.5, 0.5], [0.0, 1.0]];
         let containers =
             ["/html[1]/body[1]/div[1]/ul[1]/li[1]", "/html[1]/body[1]/div[1]/ul[1]/li[2]", "/html[1]/body[1]/div[1]", "/html[1]/body[1]/footer[1]"];
-        let x = features(s.view(), s.view(), &[0; 4], Some(&containers), &classes);
-        let names = feature_names(&classes, true);
+        let x = features(s.view(), s.view(), &[0; 4], ContextInputs { containers: Some(&containers), page: false }, &classes);
+        let names = feature_names(&classes, true, false);
         assert_eq!(x.n_numeric(), names.len());
-        assert_eq!(names.len(), feature_names(&classes, false).len() + TREE_LEVELS * 3);
+        assert_eq!(names.len(), feature_names(&classes, false, false).len() + TREE_LEVELS * 3);
         let v = |r: usize, name: &str| x.numeric()[[r, names.iter().position(|n| n == name).unwrap()]];
         // Each item is alone under its own container; one up, the other item is its group.
         assert!(v(0, "ctx.up0.a").is_nan());
@@ -343,5 +382,28 @@ mod tests {
         assert!((v(2, "ctx.up1.b") - 2.0 / 3.0).abs() < 1e-12);
         assert_eq!(ancestor("/html[1]/body[1]", 1), "/html[1]");
         assert_eq!(ancestor("/html[1]", 3), "");
+    }
+
+    #[test]
+    fn page_features_are_the_page_means_and_its_size_alike_on_every_block() {
+        let classes = vec!["a".to_string(), "b".to_string()];
+        // Two pages: rows 0–2 and rows 3–4; the stylistic view says a on the first page.
+        let s = array![[1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]];
+        let l = array![[1.0, 0.0], [0.0, 1.0], [0.5, 0.5], [0.0, 1.0], [1.0, 0.0]];
+        let containers = ["/a[1]", "/a[1]/b[1]", "/c[1]", "/a[1]", "/a[1]"];
+        let x = features(s.view(), l.view(), &[0, 0, 0, 1, 1], ContextInputs { containers: Some(&containers), page: true }, &classes);
+        let names = feature_names(&classes, true, true);
+        assert_eq!(x.n_numeric(), names.len());
+        // The page columns come after every other, so older columns keep their places.
+        assert_eq!(&names[..feature_names(&classes, true, false).len()], feature_names(&classes, true, false).as_slice());
+        let v = |r: usize, name: &str| x.numeric()[[r, names.iter().position(|n| n == name).unwrap()]];
+        // Page one: both views' mean for a is (1 + 0.5 + 0.75) / 3 = 0.75 on each of its blocks.
+        for r in 0..3 {
+            assert!((v(r, "ctx.page.a") - 0.75).abs() < 1e-12);
+            assert!((v(r, "ctx.page.blocks") - 4f64.ln()).abs() < 1e-12);
+        }
+        // Page two: a is 0 then 0.5, mean 0.25; it does not see page one.
+        assert!((v(3, "ctx.page.a") - 0.25).abs() < 1e-12 && (v(4, "ctx.page.b") - 0.75).abs() < 1e-12);
+        assert!((v(4, "ctx.page.blocks") - 3f64.ln()).abs() < 1e-12);
     }
 }

@@ -393,7 +393,8 @@ fn run_fold(
         let test_pages: Vec<usize> = test_rows.iter().map(|&r| held.page_of[r]).collect();
         let classes: Vec<String> = scheme.names().map(str::to_string).collect();
         let containers = config.context_structure().then(|| crate::train::containers_of(held, test_rows));
-        let decided = fitted.decide(config.context_arbitration(), &test, &test_pages, containers.as_deref(), &classes).map_err(err)?;
+        let inputs = crate::context::ContextInputs { containers: containers.as_deref(), page: config.context_page() };
+        let decided = fitted.decide(config.context_arbitration(), &test, &test_pages, inputs, &classes).map_err(err)?;
         predictions.insert(CONTEXT.into(), vec![decided.decided.iter().map(|&(c, _, _)| to_report(c)).collect()]);
     }
     let train = data.views.select_rows(&train_rows).map_err(|e| err(e.into()))?;

@@ -75,7 +75,8 @@ pub fn validate(model: &TrainedModel, name: &str) -> Result<(), ModelError> {
         let classes: Vec<String> = model.scheme.names().map(str::to_string).collect();
         let k = classes.len();
         let empty = ndarray::Array2::<f64>::zeros((0, k));
-        let built = crate::context::features(empty.view(), empty.view(), &[], model.config.context_structure().then_some(&[][..]), &classes);
+        let inputs = crate::context::ContextInputs { containers: model.config.context_structure().then_some(&[][..]), page: model.config.context_page() };
+        let built = crate::context::features(empty.view(), empty.view(), &[], inputs, &classes);
         let expected = Columns { numeric: built.schema().numeric_names.to_vec(), tokens: built.schema().token_names.len() };
         check_columns("context", context, &expected, "the context features of the scheme's labels").map_err(problem)?;
     }

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use crate::boost::{self, to_probabilities, AdaBoostMh, AdaBoostMhParams, AdaBoostMhValidParams, BoostError, BoostPredictions};
 use crate::config::{ExperimentConfig, Rounds};
-use crate::context::{Arbitration, ContextError};
+use crate::context::{Arbitration, ContextError, ContextInputs};
 use crate::cotrain::{self, CoTrainError, CoTrainParams, RoundModels, Stop, TwoViews, View};
 use crate::dataset::{PoolBlocks, Prepared};
 use crate::matrix::{FeatureMatrix, MatrixError};
@@ -196,7 +196,8 @@ pub fn fit_with_pool(
             let (s, l) = crate::context::cross_fitted_probabilities((&ps, &pl), &views, &targets, weights.as_deref(), groups, ctx.folds, seed)?;
             let classes: Vec<String> = scheme.names().map(str::to_string).collect();
             let containers = ctx.structure.then(|| containers_of(data, rows));
-            let x = crate::context::features(s.view(), l.view(), &pages, containers.as_deref(), &classes);
+            let inputs = crate::context::ContextInputs { containers: containers.as_deref(), page: ctx.page };
+            let x = crate::context::features(s.view(), l.view(), &pages, inputs, &classes);
             stage(Stage::ContextTraining);
             let params = boost_params(config, &targets, k, ctx.rounds)?;
             let params = match ctx.depth {
@@ -263,9 +264,10 @@ pub struct Decisions {
 
 /// Labels blocks (rows of `views`; `page_of` the page of each row, a page's rows consecutive in
 /// document order) with the more confident view's label, or with the context stage's when there
-/// is one; `classes` names the classes for the context features, and `containers` (each block's
-/// container path) must be given when the context stage was trained with its element-tree
-/// features (`[context] structure`), and only then. `arbitration` says how the context stage's
+/// is one; `classes` names the classes for the context features, and `inputs` must name the
+/// optional context columns the stage was trained with: each block's container path with its
+/// element-tree features (`[context] structure`), and only then, and `page` with its page-wide
+/// ones (`[context] page`). `arbitration` says how the context stage's
 /// answer and the views' combine: with `keep_agreement` the stage decides only the blocks the
 /// views disagree on, with `choose_from_views` it picks one of the two views' classes there.
 #[allow(clippy::too_many_arguments)]
@@ -276,7 +278,7 @@ pub fn decide(
     arbitration: Arbitration,
     views: &TwoViews,
     page_of: &[usize],
-    containers: Option<&[&str]>,
+    inputs: ContextInputs<'_>,
     classes: &[String],
 ) -> Result<Decisions, TrainError> {
     let mut s = stylistic.predict_with_confidence(&views.stylistic)?;
@@ -296,7 +298,7 @@ pub fn decide(
             (decided, p)
         }
         Some(context) => {
-            let x = crate::context::features(ps.view(), pl.view(), page_of, containers, classes);
+            let x = crate::context::features(ps.view(), pl.view(), page_of, inputs, classes);
             let c = context.predict_with_confidence(&x)?;
             let mut probabilities = to_probabilities(c.scores);
             // A block that takes one view's answer takes its class, confidence and probabilities.
@@ -340,10 +342,10 @@ impl Fitted {
         arbitration: Arbitration,
         views: &TwoViews,
         page_of: &[usize],
-        containers: Option<&[&str]>,
+        inputs: ContextInputs<'_>,
         classes: &[String],
     ) -> Result<Decisions, TrainError> {
-        decide(&self.stylistic, &self.lexical, self.context.as_ref(), arbitration, views, page_of, containers, classes)
+        decide(&self.stylistic, &self.lexical, self.context.as_ref(), arbitration, views, page_of, inputs, classes)
     }
 }
 

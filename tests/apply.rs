@@ -177,6 +177,7 @@ fn context_stage() -> parcels::context::ContextConfig {
         folds: 2,
         depth: None,
         structure: false,
+        page: false,
         split: parcels::config::Split::Page,
         keep_agreement: false,
         choose_from_views: false,
@@ -212,6 +213,18 @@ fn a_context_stage_that_sees_the_element_tree_saves_loads_and_predicts_exactly()
     let names = &model.context.as_ref().unwrap().schema().numeric_names;
     assert!(names.iter().any(|n| n.starts_with("ctx.up2.")), "the element-tree columns are there: {names:?}");
     assert_same_labels_after_save_and_load(model, "structure");
+}
+
+#[test]
+fn a_context_stage_that_sees_the_whole_page_saves_loads_and_predicts_exactly() {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(parcels::context::ContextConfig { structure: true, page: true, ..context_stage() });
+    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let names = &model.context.as_ref().unwrap().schema().numeric_names;
+    assert!(names.iter().any(|n| n == "ctx.page.blocks"), "the page-wide columns are there: {names:?}");
+    assert!(names.iter().any(|n| n.starts_with("ctx.up2.")), "beside the element-tree ones");
+    assert_same_labels_after_save_and_load(model, "page");
 }
 
 #[test]

@@ -206,6 +206,7 @@ fn the_context_stage_is_measured_when_the_config_has_one() {
         folds: 2,
         depth: None,
         structure: false,
+        page: false,
         split: parcels::config::Split::Page,
         keep_agreement: false,
         choose_from_views: false,

@@ -157,6 +157,24 @@ pub struct BoostingConfig {
     /// larger one. Pool blocks keep their weight.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub corpus_balance: f64,
+    /// How far the stumps' votes are pulled towards 0: the smoothing ε of the stump outputs
+    /// ½·ln((W₊+ε)/(W₋+ε)) is `smoothing` / (m·k), for m training blocks and k classes. 1
+    /// (default) is Schapire & Singer's ε = 1/(m·k) (1999, section 4.2), which keeps a vote
+    /// finite and little else: a token that a few dozen blocks of one site carry, all of one
+    /// class, votes almost as loudly as the page's structure. A larger value quiets the votes
+    /// of parts of the data that carry little weight (rare tokens, and the late rounds, which
+    /// fit the few blocks boosting has not yet got right), a regulariser for sites the
+    /// learner never saw.
+    #[serde(default = "default_smoothing", skip_serializing_if = "is_default_smoothing")]
+    pub smoothing: f64,
+}
+
+fn default_smoothing() -> f64 {
+    1.0
+}
+
+fn is_default_smoothing(x: &f64) -> bool {
+    *x == default_smoothing()
 }
 
 fn ctx_depth(c: &ExperimentConfig) -> Option<usize> {
@@ -500,6 +518,9 @@ impl ExperimentConfig {
         if !(b.corpus_balance.is_finite() && (0.0..=1.0).contains(&b.corpus_balance)) {
             return Err(bad(format!("boosting.corpus_balance = {}: must be between 0 (blocks alike) and 1 (corpora alike)", b.corpus_balance)));
         }
+        if !(b.smoothing.is_finite() && b.smoothing > 0.0) {
+            return Err(bad(format!("boosting.smoothing = {}: must be a number above 0 (1 is the learner's own ε = 1/(m·k))", b.smoothing)));
+        }
         if !(b.class_balance.is_finite() && (0.0..=1.0).contains(&b.class_balance)) {
             return Err(bad(format!("boosting.class_balance = {}: must be between 0 (blocks alike) and 1 (classes alike)", b.class_balance)));
         }
@@ -671,6 +692,7 @@ mod tests {
         assert!(err(&["boosting.class_balance=1.5"]).contains("between 0"));
         assert!(err(&["boosting.word_weight=-0.5"]).contains("word_weight"));
         assert!(err(&["boosting.corpus_balance=2"]).contains("corpus_balance"));
+        assert!(err(&["boosting.smoothing=0"]).contains("smoothing"));
         assert!(ExperimentConfig::load_with(&path, &sets(&["context.rounds=5", "context.keep_agreement=true"])).unwrap().context_arbitration().keep_agreement);
         assert_eq!(ExperimentConfig::load_with(&path, &sets(&["boosting.word_weight=0.5"])).unwrap().boosting.word_weight, 0.5);
     }

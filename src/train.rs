@@ -75,6 +75,9 @@ pub struct Fitted {
 pub fn boost_params(config: &ExperimentConfig, targets: &[usize], n_classes: usize, rounds: usize) -> Result<AdaBoostMhValidParams, TrainError> {
     let mut p = AdaBoostMhParams::new().n_rounds(rounds).n_classes(Some(n_classes)).depth(config.boosting.depth);
     p = p.class_weights(class_weights(config.boosting.class_balance, targets, n_classes));
+    if config.boosting.smoothing != 1.0 && !targets.is_empty() {
+        p = p.smoothing(Some(config.boosting.smoothing / (targets.len() * n_classes) as f64));
+    }
     if let Some(bins) = config.boosting.max_bins {
         p = p.max_bins(Some(bins));
     }
@@ -351,7 +354,7 @@ impl Fitted {
 
 #[cfg(test)]
 mod tests {
-    use super::{class_weights, corpus_balanced, word_weights};
+    use super::{boost_params, class_weights, corpus_balanced, word_weights};
 
     #[test]
     fn corpus_balance_gives_each_corpus_the_same_total_weight_at_one() {
@@ -381,5 +384,18 @@ mod tests {
         assert!((balanced[0] - 2.0 / 3.0).abs() < 1e-12 && (balanced[1] - 2.0).abs() < 1e-12 && balanced[2] == 1.0);
         let sqrt = class_weights(0.5, &targets, 3).unwrap();
         assert!((sqrt[1] - 2f64.sqrt()).abs() < 1e-12 && sqrt[0] < 1.0);
+    }
+
+    #[test]
+    fn smoothing_scales_the_learners_epsilon_from_one_over_m_times_k() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/demo.toml");
+        let sets = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let targets = [0, 1, 1, 0, 2];
+        let plain = crate::config::ExperimentConfig::load_with(&path, &[]).unwrap();
+        // The default leaves ε to the learner, which takes 1/(m·k) from the data it fits.
+        assert_eq!(boost_params(&plain, &targets, 3, 10).unwrap().smoothing(), None);
+        let quiet = crate::config::ExperimentConfig::load_with(&path, &sets(&["boosting.smoothing=30"])).unwrap();
+        let epsilon = boost_params(&quiet, &targets, 3, 10).unwrap().smoothing().unwrap();
+        assert!((epsilon - 30.0 / 15.0).abs() < 1e-12, "{epsilon}");
     }
 }

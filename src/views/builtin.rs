@@ -26,6 +26,7 @@ pub(super) fn groups() -> Vec<Box<dyn FeatureGroup>> {
         Box::new(super::repetition::Repetition),
         Box::new(super::headline::Headline),
         Box::new(super::metadata::Metadata),
+        Box::new(super::targets::Targets),
     ]
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Input: a page and its division. Output: one dense row per block (names and meanings in
 //! [`FEATURES`]; `NaN` for a block without links) and token columns `path:WORD` for the words
-//! of its links' paths that [`targets.toml`](targets.toml) lists.
+//! of its links' paths that `src/views/targets.toml` lists.
 //!
 //! Why: the fine-grained classes that take most of the 17-label model's errors are short links
 //! whose class is what the link is *for*: a follow button is site content, a section link site

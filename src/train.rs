@@ -75,6 +75,8 @@ pub struct Fitted {
 pub fn boost_params(config: &ExperimentConfig, targets: &[usize], n_classes: usize, rounds: usize) -> Result<AdaBoostMhValidParams, TrainError> {
     let mut p = AdaBoostMhParams::new().n_rounds(rounds).n_classes(Some(n_classes)).depth(config.boosting.depth);
     p = p.class_weights(class_weights(config.boosting.class_balance, targets, n_classes));
+    // At 1 the learner's own ε = 1/(m·k) stands, so models trained before the setting keep
+    // their saved parameters.
     if config.boosting.smoothing != 1.0 && !targets.is_empty() {
         p = p.smoothing(Some(config.boosting.smoothing / (targets.len() * n_classes) as f64));
     }

@@ -104,21 +104,19 @@ fn target(href: &str) -> Target {
     if href.starts_with('#') {
         return Target::Fragment;
     }
-    let (host, rest) = if let Some(after) = lower.strip_prefix("//").or_else(|| lower.split_once("://").map(|(_, r)| r)) {
-        let end = after.find(['/', '?', '#']).unwrap_or(after.len());
-        let host = after[..end].rsplit('@').next().unwrap_or("").split(':').next().unwrap_or("");
-        (Some(host.strip_prefix("www.").unwrap_or(host).to_string()), &after[end..])
-    } else {
-        (None, lower.as_str())
+    // A relative link resolves against a stand-in base, whose host then means "this site".
+    static BASE: std::sync::OnceLock<url::Url> = std::sync::OnceLock::new();
+    let base = BASE.get_or_init(|| url::Url::parse(RELATIVE_BASE).expect("a valid URL"));
+    let Ok(url) = base.join(href) else {
+        return Target::Page { host: None, segments: Vec::new(), query: false };
     };
-    let rest = rest.split('#').next().unwrap_or("");
-    let (path, query) = match rest.split_once('?') {
-        Some((p, _)) => (p, true),
-        None => (rest, false),
-    };
-    let segments = path.split('/').filter(|s| !s.is_empty() && *s != "." && *s != "..").map(str::to_string).collect();
-    Target::Page { host, segments, query }
+    let host = url.host_str().filter(|h| *h != base.host_str().unwrap_or_default()).map(|h| h.strip_prefix("www.").unwrap_or(h).to_string());
+    let segments = url.path_segments().map_or_else(Vec::new, |s| s.filter(|s| !s.is_empty()).map(str::to_ascii_lowercase).collect());
+    Target::Page { host, segments, query: url.query().is_some() }
 }
+
+/// The base relative links are resolved against ([`target`]); its host stands for the page's own.
+const RELATIVE_BASE: &str = "http://relative.invalid/";
 
 /// The words of a path segment: runs of letters (digits and punctuation split them).
 fn segment_words(segment: &str) -> impl Iterator<Item = &str> {

@@ -229,6 +229,12 @@ pub struct HeldOutPage {
 /// extracted by a model that was not trained on it, nor, with `split = "site"`, on any page of
 /// its site. Pages come back in fold order, then in the order of the labelled data; the fold
 /// models come with them.
+///
+/// A labelled budget (`[evaluation] budget_pages`) cuts each fold's training side to that many
+/// pages, drawn as `parcels run` draws them ([`crate::experiment::budget_seed`]); the held-out
+/// pages are all extracted. Run at several budgets, that is the learning curve of extraction:
+/// whether more labelled pages would still pay. The pages the budget leaves over are not used
+/// (`left_over = "pool"` is `parcels run`'s; here the pool is always `[pool]`).
 pub fn cross_extract(config: &ExperimentConfig, progress: &dyn Progress) -> Result<(Vec<HeldOutPage>, Vec<TrainedModel>), ModelError> {
     let folds_n = config.evaluation.folds as u64;
     progress.event(&Event::Planned { steps: folds_n * (crate::train::fit_steps(config) + 1) });
@@ -241,7 +247,9 @@ pub fn cross_extract(config: &ExperimentConfig, progress: &dyn Progress) -> Resu
         .enumerate()
         .map(|(f, test_rows)| {
             let in_fold = |source: ModelError| ModelError::Fold { fold: f, source: Box::new(source) };
-            let train_rows = crate::boost::rows_outside(test_rows, data.targets.len());
+            let side = crate::boost::rows_outside(test_rows, data.targets.len());
+            let budget = config.evaluation.budget_pages;
+            let (train_rows, _) = crate::experiment::budget_rows(&side, &data.page_of, budget, crate::experiment::budget_seed(config, f));
             let model = train_on(config, &prepared, &train_rows, fold_seed(config, f), Some(f), progress).map_err(in_fold)?;
             let classifier = Classifier::new(model.clone()).map_err(in_fold)?;
             let mut pages: Vec<usize> = test_rows.iter().map(|&r| data.page_of[r]).collect();

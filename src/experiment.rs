@@ -267,6 +267,12 @@ pub fn fold_seed(config: &ExperimentConfig, f: usize) -> u64 {
     base.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(f as u64)
 }
 
+/// Seed of fold `f`'s draw of a labelled budget: the pages [`budget_rows`] keeps. `parcels run`
+/// and `parcels cross-extract` draw alike, so at one budget and seed both train on the same pages.
+pub fn budget_seed(config: &ExperimentConfig, f: usize) -> u64 {
+    fold_seed(config, f) ^ 0x5851_F42D_4C95_7F2D
+}
+
 /// The training-side rows a budget keeps, and those it leaves over: whole pages, `budget` of
 /// them drawn with `seed` (all of them when the side has no more). Rows stay in order.
 pub fn budget_rows(train_rows: &[usize], page_of: &[usize], budget: Budget, seed: u64) -> (Vec<usize>, Vec<usize>) {
@@ -344,7 +350,7 @@ fn run_fold(
         Some(_) => (0..data.targets.len()).collect(),
         None => crate::boost::rows_outside(test_rows, data.targets.len()),
     };
-    let (train_rows, left_over) = budget_rows(&side, &data.page_of, config.evaluation.budget_pages, seed ^ 0x5851_F42D_4C95_7F2D);
+    let (train_rows, left_over) = budget_rows(&side, &data.page_of, config.evaluation.budget_pages, budget_seed(config, f));
     if train_rows.is_empty() {
         return Err(ExperimentError::EmptyTrainingSide { fold: f });
     }

@@ -112,6 +112,24 @@ fn cross_extraction_never_uses_a_model_trained_on_the_pages_site() {
 }
 
 #[test]
+fn a_labelled_budget_cuts_what_each_fold_model_learns_from_but_not_what_it_extracts() {
+    let mut config = small_demo();
+    config.cotraining.r = 0;
+    let (all_pages, all_models) = cross_extract(&config, &parcels::progress::Quiet).unwrap();
+    config.evaluation.budget_pages = parcels::config::Budget::Pages(2);
+    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet).unwrap();
+    // Every held-out page is still extracted, by the model of its fold.
+    assert_eq!(pages.len(), all_pages.len());
+    for (cut, all) in models.iter().zip(&all_models) {
+        assert!(cut.training_blocks < all.training_blocks, "{} against {}", cut.training_blocks, all.training_blocks);
+    }
+    // The draw is the seed's: the same budget gives the same models.
+    let (_, again) = cross_extract(&config, &parcels::progress::Quiet).unwrap();
+    let blocks = |ms: &[TrainedModel]| ms.iter().map(|m| m.training_blocks).collect::<Vec<_>>();
+    assert_eq!(blocks(&models), blocks(&again));
+}
+
+#[test]
 fn the_built_in_default_model_extracts_without_options() {
     let out = Command::new(env!("CARGO_BIN_EXE_parcels"))
         .args(["extract", "--format", "text"])

@@ -109,6 +109,7 @@ impl ArticleRoles {
 const BUILT_IN_SCHEMES: &[(&str, &str)] = &[
     ("parcels-17", include_str!("../../configs/schemes/parcels-17.toml")),
     ("l3s-gn1", include_str!("../../configs/schemes/l3s-gn1.toml")),
+    ("l3s-gn1-main", include_str!("../../configs/schemes/l3s-gn1-main.toml")),
     ("song-3level", include_str!("../../configs/schemes/song-3level.toml")),
     ("binary", include_str!("../../configs/schemes/binary.toml")),
     ("gold-text", include_str!("../../configs/schemes/gold-text.toml")),
@@ -122,10 +123,12 @@ const BUILT_IN_MAPPINGS: &[(&str, &str)] = &[
     ("l3s-gn1-seed-parcels-17", include_str!("../../configs/mappings/l3s-gn1-seed-parcels-17.toml")),
     ("gold-text-to-l3s-gn1", include_str!("../../configs/mappings/gold-text-to-l3s-gn1.toml")),
     ("gold-text-to-binary", include_str!("../../configs/mappings/gold-text-to-binary.toml")),
+    ("l3s-gn1-to-l3s-gn1-main", include_str!("../../configs/mappings/l3s-gn1-to-l3s-gn1-main.toml")),
+    ("gold-text-to-l3s-gn1-main", include_str!("../../configs/mappings/gold-text-to-l3s-gn1-main.toml")),
 ];
 
 impl LabelScheme {
-    /// A scheme shipped with parcels, by name (`parcels-17`, `l3s-gn1`, `song-3level`, `binary`,
+    /// A scheme shipped with parcels, by name (`parcels-17`, `l3s-gn1`, `l3s-gn1-main`, `song-3level`, `binary`,
     /// `gold-text`).
     pub fn built_in(name: &str) -> Option<LabelScheme> {
         let (_, text) = BUILT_IN_SCHEMES.iter().find(|(n, _)| *n == name)?;
@@ -290,6 +293,11 @@ mod tests {
         let m = SchemeMapping::between(&p17, &song).unwrap();
         assert_eq!(m.apply("advertisement"), Some("level-1"));
         assert_eq!(m.index_table(&p17, &song)[0], 2);
+        // The extraction classes: every L3S-GN1 class but the body and the headline folds away.
+        let (l3s, main) = (LabelScheme::built_in("l3s-gn1").unwrap(), LabelScheme::built_in("l3s-gn1-main").unwrap());
+        assert_eq!(main.len(), 3);
+        let m = SchemeMapping::between(&l3s, &main).unwrap();
+        assert_eq!((m.apply("comments"), m.apply("full-text"), m.apply("headline")), (Some("not-content"), Some("full-text"), Some("headline")));
     }
 
     #[test]

@@ -255,7 +255,8 @@ pub struct EvaluationConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baselines: Option<Vec<String>>,
     /// The labelled budget: each fold's training side cut to this many pages, drawn by
-    /// [`EvaluationConfig::draw_seed`] (the held-out side untouched); default: all of them.
+    /// [`EvaluationConfig::draw_seed`] (the held-out side untouched), by `parcels run` and
+    /// `parcels cross-extract` alike; default: all of them.
     #[serde(default, skip_serializing_if = "Budget::is_all")]
     pub budget_pages: Budget,
     /// What becomes of the training side's pages the budget leaves out: `"unused"` (default),

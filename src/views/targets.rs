@@ -95,10 +95,13 @@ enum Target {
     Page { host: Option<String>, segments: Vec<String>, query: bool },
 }
 
+/// URL schemes whose links lead to no page, matched without regard to case.
+const ACTION_SCHEMES: [&str; 5] = ["javascript:", "tel:", "sms:", "mailto:", "callto:"];
+
 fn target(href: &str) -> Target {
     let href = href.trim();
-    let lower = href.to_ascii_lowercase();
-    if href.is_empty() || href == "#" || ["javascript:", "tel:", "sms:", "mailto:", "callto:"].iter().any(|s| lower.starts_with(s)) {
+    let scheme_is = |s: &str| href.get(..s.len()).is_some_and(|p| p.eq_ignore_ascii_case(s));
+    if href.is_empty() || href == "#" || ACTION_SCHEMES.iter().any(|s| scheme_is(s)) {
         return Target::Action;
     }
     if href.starts_with('#') {
@@ -136,8 +139,8 @@ fn dated(segments: &[String]) -> bool {
 }
 
 /// The page's own host: canonical link, `og:url` or `<base href>`, else the host most of its
-/// absolute links lead to (ties: the first in alphabetical order); `None` if it has neither.
-fn page_host(html: &scraper::Html, hrefs: &[&str]) -> Option<String> {
+/// links' targets name (ties: the first in alphabetical order); `None` if it has neither.
+fn page_host<'t>(html: &scraper::Html, links: impl Iterator<Item = &'t Target>) -> Option<String> {
     let declared = ["link[rel=canonical]", "meta[property=\"og:url\"]", "base[href]"].iter().find_map(|css| {
         let selector = scraper::Selector::parse(css).ok()?;
         let el = html.select(&selector).next()?;
@@ -148,13 +151,13 @@ fn page_host(html: &scraper::Html, hrefs: &[&str]) -> Option<String> {
         }
     });
     declared.or_else(|| {
-        let mut counts: HashMap<String, usize> = HashMap::new();
-        for h in hrefs {
-            if let Target::Page { host: Some(h), .. } = target(h) {
-                *counts.entry(h).or_default() += 1;
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for link in links {
+            if let Target::Page { host: Some(h), .. } = link {
+                *counts.entry(h.as_str()).or_default() += 1;
             }
         }
-        counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0))).map(|(h, _)| h)
+        counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0))).map(|(h, _)| h.to_string())
     })
 }
 
@@ -185,22 +188,23 @@ impl FeatureGroup for Targets {
     fn compute(&self, ctx: &PageContext<'_>, out: &mut GroupOutput) -> Result<(), GroupError> {
         let vocabulary = Vocabulary::builtin()?;
         let blocks = &ctx.division().blocks;
-        let all: Vec<&str> = blocks.iter().flat_map(|b| b.links.iter().map(|l| l.href.as_str())).collect();
-        let own = page_host(&ctx.page().html, &all);
-        for (i, block) in blocks.iter().enumerate() {
-            let n = block.links.len();
+        // Each link is parsed once: the page's host is counted from the same targets.
+        let targets: Vec<Vec<Target>> = blocks.iter().map(|b| b.links.iter().map(|l| target(&l.href)).collect()).collect();
+        let own = page_host(&ctx.page().html, targets.iter().flatten());
+        for (i, links) in targets.iter().enumerate() {
+            let n = links.len();
             if n == 0 {
                 continue;
             }
             let (mut external, mut social, mut action, mut fragment, mut root) = (0usize, 0usize, 0usize, 0usize, 0usize);
             let (mut pages, mut depth, mut slug, mut with_date, mut query) = (0usize, 0usize, 0usize, 0usize, 0usize);
             let mut tokens: Vec<(usize, f64)> = Vec::new();
-            for link in &block.links {
-                match target(&link.href) {
+            for link in links {
+                match link {
                     Target::Action => action += 1,
                     Target::Fragment => fragment += 1,
                     Target::Page { host, segments, query: q } => {
-                        if let Some(h) = &host {
+                        if let Some(h) = host {
                             if own.as_deref().is_some_and(|o| o != h) {
                                 external += 1;
                             }
@@ -212,8 +216,8 @@ impl FeatureGroup for Targets {
                         pages += 1;
                         depth += segments.len();
                         slug += segments.last().map_or(0, |s| segment_words(s).count());
-                        with_date += usize::from(dated(&segments));
-                        query += usize::from(q);
+                        with_date += usize::from(dated(segments));
+                        query += usize::from(*q);
                         for w in segments.iter().flat_map(|s| segment_words(s)) {
                             if let Some(&c) = vocabulary.words.get(w) {
                                 if !tokens.iter().any(|&(t, _)| t == c) {

@@ -234,7 +234,10 @@ pub struct HeldOutPage {
 /// pages, drawn as `parcels run` draws them ([`crate::experiment::budget_seed`]); the held-out
 /// pages are all extracted. Run at several budgets, that is the learning curve of extraction:
 /// whether more labelled pages would still pay. The pages the budget leaves over are not used
-/// (`left_over = "pool"` is `parcels run`'s; here the pool is always `[pool]`).
+/// (`left_over = "pool"` is `parcels run`'s; here the pool is always `[pool]`). A list of
+/// trainable pages (`[evaluation] train_pages`) keeps each fold's training side to the pages it
+/// names, on the folds of the whole corpus: a smaller labelled set measured on the same held-out
+/// pages as the larger one, so the two are paired page by page.
 pub fn cross_extract(config: &ExperimentConfig, progress: &dyn Progress) -> Result<(Vec<HeldOutPage>, Vec<TrainedModel>), ModelError> {
     let folds_n = config.evaluation.folds as u64;
     progress.event(&Event::Planned { steps: folds_n * (crate::train::fit_steps(config) + 1) });
@@ -247,7 +250,7 @@ pub fn cross_extract(config: &ExperimentConfig, progress: &dyn Progress) -> Resu
         .enumerate()
         .map(|(f, test_rows)| {
             let in_fold = |source: ModelError| ModelError::Fold { fold: f, source: Box::new(source) };
-            let side = crate::boost::rows_outside(test_rows, data.targets.len());
+            let side = prepared.trainable_rows(crate::boost::rows_outside(test_rows, data.targets.len()));
             let budget = config.evaluation.budget_pages;
             let (train_rows, _) = crate::experiment::budget_rows(&side, &data.page_of, budget, crate::experiment::budget_seed(config, f));
             let model = train_on(config, &prepared, &train_rows, fold_seed(config, f), Some(f), progress).map_err(in_fold)?;

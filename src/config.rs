@@ -259,6 +259,13 @@ pub struct EvaluationConfig {
     /// `parcels cross-extract` alike; default: all of them.
     #[serde(default, skip_serializing_if = "Budget::is_all")]
     pub budget_pages: Budget,
+    /// The pages a fold may train on: a file naming label files (`0001.json`), one per line (`#`
+    /// starts a comment); each fold's training side keeps only the pages it names (before any
+    /// budget), while the folds and the held-out pages stay those of the whole corpus. So two
+    /// labelled sets, one inside the other, are compared on the same folds and the same test
+    /// pages: whether the pages outside the list pay. Default: every page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub train_pages: Option<PathBuf>,
     /// What becomes of the training side's pages the budget leaves out: `"unused"` (default),
     /// or `"pool"`, which makes them the unlabelled pool in place of `[pool]`, so the precision of
     /// the self-labels can be measured against their labels.
@@ -552,7 +559,8 @@ impl ExperimentConfig {
                 return Err(bad(format!("corpus.labels: {} is not a directory", self.shown(dir))));
             }
         }
-        self.check_sample(&self.corpus.labels, self.corpus.pages.as_deref(), "corpus").map_err(bad)?;
+        self.check_sample(&self.corpus.labels, self.corpus.pages.as_deref(), "corpus.pages", "corpus.labels").map_err(bad)?;
+        self.check_sample(&self.corpus.labels, self.evaluation.train_pages.as_deref(), "evaluation.train_pages", "corpus.labels").map_err(bad)?;
         if !self.path(&self.corpus.corpora).is_dir() {
             return Err(bad(format!("corpus.corpora: {} is not a directory", self.shown(&self.corpus.corpora))));
         }
@@ -601,19 +609,20 @@ impl ExperimentConfig {
         if !self.path(root).is_dir() {
             return Err(format!("evaluation.test.corpora: {} is not a directory", self.shown(root)));
         }
-        self.check_sample(&t.labels, t.pages.as_deref(), "evaluation.test")
+        self.check_sample(&t.labels, t.pages.as_deref(), "evaluation.test.pages", "evaluation.test.labels")
     }
 
-    /// Checks a sample file: it names at least one label file, each in one of `dirs`.
-    fn check_sample(&self, dirs: &[PathBuf], pages: Option<&Path>, table: &str) -> Result<(), String> {
+    /// Checks a sample file (the setting `key`): it names at least one label file, each in one
+    /// of `dirs` (the setting `dirs_key`).
+    fn check_sample(&self, dirs: &[PathBuf], pages: Option<&Path>, key: &str, dirs_key: &str) -> Result<(), String> {
         let Some(p) = pages else { return Ok(()) };
-        let names = read_sample(&self.path(p)).map_err(|e| format!("{table}.pages: {}: {e}", self.shown(p)))?;
+        let names = read_sample(&self.path(p)).map_err(|e| format!("{key}: {}: {e}", self.shown(p)))?;
         if names.is_empty() {
-            return Err(format!("{table}.pages: {} names no label file", self.shown(p)));
+            return Err(format!("{key}: {} names no label file", self.shown(p)));
         }
         for n in &names {
             if !dirs.iter().any(|d| self.path(d).join(n).is_file()) {
-                return Err(format!("{table}.pages: {} names {n}, which is in none of {table}.labels", self.shown(p)));
+                return Err(format!("{key}: {} names {n}, which is in none of {dirs_key}", self.shown(p)));
             }
         }
         Ok(())
@@ -713,6 +722,8 @@ mod tests {
         assert!(err(&["evaluation.budget_pages=0"]).contains("at least 1"));
         assert!(err(&["evaluation.budget_pages=most"]).contains("\"most\""));
         assert!(err(&["evaluation.left_over=pool"]).contains("needs evaluation.budget_pages"));
+        let missing = err(&["evaluation.train_pages=no-such-list.txt"]);
+        assert!(missing.contains("evaluation.train_pages") && missing.contains("no-such-list.txt"), "{missing}");
         // The default budget is not written back, so configs without one serialise as before.
         let text = toml::to_string(&ExperimentConfig::load(&path).unwrap()).unwrap();
         assert!(!text.contains("budget_pages") && !text.contains("draw_seed"), "{text}");

@@ -173,6 +173,20 @@ pub struct Prepared {
     /// The held-out test corpus (`[evaluation.test]`), targets in the training scheme; its
     /// blocks are also `pool` (each experiment fold takes the pages outside its held-out fold).
     pub test: Option<LabelledData>,
+    /// Per labelled page (in the order of `data.pages`): whether a fold may train on it
+    /// (`[evaluation] train_pages`); `None`: every page.
+    pub trainable: Option<Vec<bool>>,
+}
+
+impl Prepared {
+    /// The rows of a fold's training side that `[evaluation] train_pages` lets it train on, in
+    /// order (all of them without that setting).
+    pub fn trainable_rows(&self, side: Vec<usize>) -> Vec<usize> {
+        match &self.trainable {
+            None => side,
+            Some(ok) => side.into_iter().filter(|&r| ok[self.data.page_of[r]]).collect(),
+        }
+    }
 }
 
 /// The view builder of a config: its feature groups, the shipped IDF table.
@@ -209,6 +223,7 @@ pub fn prepare(config: &ExperimentConfig, progress: &dyn Progress) -> Result<Pre
         remap(&mut data, t, scheme.len());
     }
     progress.event(&Event::Loaded { what: Loaded::Labelled, pages: data.pages.len(), blocks: data.targets.len() });
+    let trainable = trainable_pages(config, &data)?;
     if let Some(t) = &config.evaluation.test {
         // The test corpus is both the pool (outside each held-out fold) and the held-out blocks.
         progress.event(&Event::Stage { fold: None, stage: Stage::LoadingPool });
@@ -224,14 +239,26 @@ pub fn prepare(config: &ExperimentConfig, progress: &dyn Progress) -> Result<Pre
         let pool = test.views.clone();
         let pool_pages = test.pages.len();
         let pool_blocks = test.pool_blocks(&(0..test.targets.len()).collect::<Vec<_>>());
-        return Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, pool_blocks, test: Some(test) });
+        return Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, pool_blocks, test: Some(test), trainable });
     }
     check_groups(config, data.groups(config.evaluation.split))?;
     progress.event(&Event::Stage { fold: None, stage: Stage::LoadingPool });
     let (pool, pool_blocks) = load_pool(config, &divider, &builder)?;
     let pool_pages = pool_blocks.sites.len();
     progress.event(&Event::Loaded { what: Loaded::Pool, pages: pool_pages, blocks: pool.n_rows() });
-    Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, pool_blocks, test: None })
+    Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, pool_blocks, test: None, trainable })
+}
+
+/// Which labelled pages `[evaluation] train_pages` names (by label file name), one flag per page.
+fn trainable_pages(config: &ExperimentConfig, data: &LabelledData) -> Result<Option<Vec<bool>>, DataError> {
+    let Some(p) = &config.evaluation.train_pages else { return Ok(None) };
+    let path = config.path(p);
+    let names: std::collections::BTreeSet<String> = crate::config::read_sample(&path)
+        .map_err(|source| ConfigError::Io { path: path.clone(), source })?
+        .iter()
+        .map(|n| Path::new(n).file_stem().and_then(|s| s.to_str()).unwrap_or(n).to_string())
+        .collect();
+    Ok(Some(data.pages.iter().map(|(name, _)| names.contains(name)).collect()))
 }
 
 /// Maps a corpus's targets through a scheme mapping's index table and recounts its classes.

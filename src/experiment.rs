@@ -8,7 +8,9 @@
 //!
 //! A labelled budget (`evaluation.budget_pages`) cuts each fold's training side to that many
 //! pages, drawn with the replicate's seed (`evaluation.draw_seed`), the held-out side untouched;
-//! the pages left over are unused or become the fold's pool (`evaluation.left_over`). Each round
+//! the pages left over are unused or become the fold's pool (`evaluation.left_over`). A list of
+//! trainable pages (`evaluation.train_pages`) keeps a fold's training side to the pages it names
+//! before any budget, on the folds of the whole corpus. Each round
 //! of each fold records [`RoundDiagnostics`]: the class mix of each view's additions, their
 //! precision where the pool's labels are known, the views' agreement on the fresh pool, and
 //! how often both views are wrong on the held-out blocks of each class.
@@ -350,6 +352,7 @@ fn run_fold(
         Some(_) => (0..data.targets.len()).collect(),
         None => crate::boost::rows_outside(test_rows, data.targets.len()),
     };
+    let side = prepared.trainable_rows(side);
     let (train_rows, left_over) = budget_rows(&side, &data.page_of, config.evaluation.budget_pages, budget_seed(config, f));
     if train_rows.is_empty() {
         return Err(ExperimentError::EmptyTrainingSide { fold: f });

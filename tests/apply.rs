@@ -130,6 +130,27 @@ fn a_labelled_budget_cuts_what_each_fold_model_learns_from_but_not_what_it_extra
 }
 
 #[test]
+fn a_list_of_trainable_pages_keeps_the_folds_and_held_out_pages_of_the_whole_corpus() {
+    let mut config = small_demo();
+    config.cotraining.r = 0;
+    let (all_pages, all_models) = cross_extract(&config, &parcels::progress::Quiet).unwrap();
+    // Train on five pages of three of the eight sites; every page is still held out once.
+    let dir = std::env::temp_dir().join(format!("parcels-trainable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = dir.join("trainable.txt");
+    let names = ["coastlinepost-1.json", "coastlinepost-2.json", "harbourgazette-1.json", "harbourgazette-2.json"];
+    std::fs::write(&list, format!("# a sample\n{}\nlakesidebulletin-1.json\n", names.join("\n"))).unwrap();
+    config.evaluation.train_pages = Some(list);
+    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet).unwrap();
+    let order = |ps: &[parcels::apply::HeldOutPage]| ps.iter().map(|p| (p.fold, p.path.clone())).collect::<Vec<_>>();
+    assert_eq!(order(&pages), order(&all_pages), "same folds, same held-out pages");
+    for (cut, all) in models.iter().zip(&all_models) {
+        assert!(cut.training_blocks < all.training_blocks, "{} against {}", cut.training_blocks, all.training_blocks);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn the_built_in_default_model_extracts_without_options() {
     let out = Command::new(env!("CARGO_BIN_EXE_parcels"))
         .args(["extract", "--format", "text"])

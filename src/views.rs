@@ -13,8 +13,8 @@
 //! matrices have the same columns.
 //!
 //! Opt-in groups ([`FeatureGroup::opt_in`]: `semantics`, `density`, `repetition`, `metadata`, the
-//! features of issue 14 for today's markup, and `headline` and `targets`, of issue 15 for the fine-grained
-//! classes) are only built when a config names them, so configs without
+//! features of issue 14 for today's markup, and `headline`, `targets` and `topic`, of issue 15 for the
+//! fine-grained classes) are only built when a config names them, so configs without
 //! them, the models trained from those and their reports are unchanged.
 //!
 //! # How to add a feature group
@@ -38,6 +38,7 @@ pub(crate) use metadata::{words, MONTH_WORDS, TITLE_SEPARATORS};
 mod semantics;
 pub(crate) use semantics::class_words;
 mod targets;
+mod topic;
 
 use serde::{Deserialize, Serialize};
 
@@ -59,7 +60,7 @@ pub struct ViewConfig {
     /// `css`; opt-in: `semantics`, `density`, `repetition`, `headline`.
     pub stylistic: Vec<String>,
     /// Groups of the lexical view: `words`, `links`, `pos`, `tokens`; opt-in: `metadata`,
-    /// `targets`.
+    /// `targets`, `topic`.
     pub lexical: Vec<String>,
 }
 
@@ -333,14 +334,15 @@ mod tests {
     fn opt_in_groups_are_chosen_by_name_only_and_come_after_the_others() {
         let registry = Registry::builtin();
         assert_eq!(registry.known_names(ViewKind::Stylistic)[7..], ["semantics", "density", "repetition", "headline"]);
-        assert_eq!(registry.known_names(ViewKind::Lexical)[4..], ["metadata", "targets"]);
+        assert_eq!(registry.known_names(ViewKind::Lexical)[4..], ["metadata", "targets", "topic"]);
         assert!(!ViewConfig::default().stylistic.iter().chain(&ViewConfig::default().lexical).any(|g| [
             "semantics",
             "density",
             "repetition",
             "headline",
             "metadata",
-            "targets"
+            "targets",
+            "topic"
         ]
         .contains(&g.as_str())));
         let config = ViewConfig { stylistic: vec!["density".into(), "font".into(), "semantics".into()], lexical: vec!["metadata".into(), "words".into()] };
@@ -380,7 +382,7 @@ mod tests {
         let idf = || IdfTable::dragnet().unwrap();
         let err =
             ViewBuilder::new(&ViewConfig { stylistic: vec!["font".into()], lexical: vec!["colour".into()] }, idf(), StyleOptions::default()).err().unwrap();
-        assert_eq!(err.to_string(), "unknown lexical feature group \"colour\" (known: words, links, pos, tokens, metadata, targets)");
+        assert_eq!(err.to_string(), "unknown lexical feature group \"colour\" (known: words, links, pos, tokens, metadata, targets, topic)");
         let err = ViewBuilder::new(&ViewConfig { stylistic: vec![], lexical: vec!["words".into()] }, idf(), StyleOptions::default()).err().unwrap();
         assert!(matches!(err, ViewError::Empty { view: "stylistic" }), "{err}");
         let err = Registry::builtin().with(Box::new(builtin_font())).err().unwrap();

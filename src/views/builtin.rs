@@ -27,6 +27,7 @@ pub(super) fn groups() -> Vec<Box<dyn FeatureGroup>> {
         Box::new(super::headline::Headline),
         Box::new(super::metadata::Metadata),
         Box::new(super::targets::Targets),
+        Box::new(super::topic::Topic),
     ]
 }
 

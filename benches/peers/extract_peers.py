@@ -1223,11 +1223,11 @@ def main():
                 tools[label] = dict(label=label, has_title=False, **speed,
                                     **evaluate(parcels_outputs(records, pages), pages, True))
             elif corpus == "wcxb":
-                # corpora/models/parcels-17.json learned from 72 WCXB pages (labelled) and 150
+                # corpora/models/parcels-17.json learned from 311 WCXB pages (labelled) and 150
                 # more (its pool): these quality figures include pages it saw.
                 tools[label] = dict(label=label, has_title=True, has_meta=True, **speed,
                                     note="the model may have seen some of these pages "
-                                         "(parcels-17.json: 168 labelled, 150 in its pool)",
+                                         "(parcels-17.json: 311 labelled, 150 in its pool)",
                                     **evaluate(parcels_outputs(records, pages), pages, True))
             elif name == "default":
                 cv_records, cv_path, cross_validated = cv

@@ -34,6 +34,14 @@ pub(crate) const FEATURES: &[(&str, &str)] = &[
     ("head.between", "1 if the block lies after the headline and before the densest run (where bylines, dates and standfirsts sit), else 0"),
 ];
 
+/// The article's headline block: the block showing the title [`fields::title`] chooses (a title
+/// the page declares, an `<h1>` first); `None` when no block shows it. Shared with the `topic`
+/// group.
+pub(super) fn headline_block(ctx: &PageContext<'_>) -> Option<usize> {
+    let texts: Vec<&str> = ctx.division().blocks.iter().map(|b| b.text.as_str()).collect();
+    fields::title(ctx.metadata(), &Marked::read(&ctx.page().html), &texts, None).and_then(|t| texts.iter().position(|b| b.trim() == t))
+}
+
 /// The `headline` group.
 pub(super) struct Headline;
 
@@ -56,9 +64,7 @@ impl FeatureGroup for Headline {
 
     fn compute(&self, ctx: &PageContext<'_>, out: &mut GroupOutput) -> Result<(), GroupError> {
         let blocks = &ctx.division().blocks;
-        let html = &ctx.page().html;
-        let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
-        let headline = fields::title(ctx.metadata(), &Marked::read(html), &texts, None).and_then(|t| texts.iter().position(|b| b.trim() == t));
+        let headline = headline_block(ctx);
         let body = body_run(blocks)?.map(|(start, _)| start);
         let offset = |b: usize, from: Option<usize>| from.map_or(f64::NAN, |h| (b as f64 - h as f64).clamp(-FAR, FAR));
         for b in 0..blocks.len() {

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use super::density::body_run;
 use super::groups::{FeatureGroup, GroupError, GroupOutput, PageContext, ViewKind};
-use crate::fields::{self, Marked};
+use super::headline::headline_block;
 
 /// The group's columns, `(name, meaning)`, in column order.
 pub(crate) const FEATURES: &[(&str, &str)] = &[
@@ -60,8 +60,7 @@ impl FeatureGroup for Topic {
         // The IDF table's catch-all id for stems it lacks says nothing about the topic.
         let unknown = ctx.idf().map_or(u32::MAX, |idf| idf.len() as u32);
         let weights: Vec<Vec<(u32, f64)>> = lexical.tokens.iter().map(|t| t.iter().copied().filter(|&(id, _)| id != unknown).collect()).collect();
-        let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
-        let headline = fields::title(ctx.metadata(), &Marked::read(&ctx.page().html), &texts, None).and_then(|t| texts.iter().position(|b| b.trim() == t));
+        let headline = headline_block(ctx);
         let body = body_run(blocks)?;
         let mut topic: HashMap<u32, f64> = HashMap::new();
         if let Some((start, end)) = body {
@@ -79,20 +78,12 @@ impl FeatureGroup for Topic {
                 continue;
             }
             let inside = body.is_some_and(|(s, e)| s <= b && b < e);
-            // The body without this block: its own weights taken out where it is part of it.
-            let rest = |id: u32, own: f64| {
-                let t = topic.get(&id).copied().unwrap_or(0.0);
-                if inside {
-                    (t - own).max(0.0)
-                } else {
-                    t
-                }
-            };
             let (mut dot, mut shared, mut rest_norm2) = (0.0, 0.0, topic_norm2);
             for &(id, w) in row {
-                let t = rest(id, w);
+                // The body without this block: its own weights taken out where it is part of it.
+                let full = topic.get(&id).copied().unwrap_or(0.0);
+                let t = if inside { (full - w).max(0.0) } else { full };
                 if inside {
-                    let full = topic.get(&id).copied().unwrap_or(0.0);
                     rest_norm2 += t * t - full * full;
                 }
                 dot += w * t;

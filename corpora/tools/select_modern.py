@@ -13,12 +13,19 @@ so that the pages added later share no site with the pool; the pages of the blin
 are the first ten of the draw. The draw is one fixed order: a larger --count keeps the pages of a
 smaller one and adds the next ones (72 pages on 2026-11-23, 120 on 2026-11-25).
 
-The one-page-per-domain draw over those candidates ends at 263 pages. A second stage
-(2026-11-27) continues it with the articles of 201 to --max-blocks text blocks (the longer ones the
-first rule left out for reading's sake), under the same other rules, in a second fixed order
-(seed + 1): so --count above 263 keeps the 263 pages and adds longer articles of new domains.
+The one-page-per-domain draw over those candidates ends at 263 pages. Later stages continue it,
+each over the pages the rules before it left out, in its own fixed order (seed + stage), with the
+same other rules (article, import ok, one page per domain not yet taken, no pool domain):
+  2. (2026-11-27) articles of 201-300 text blocks with a gold date in 2020 or later: the longer
+     ones the first rule left out for reading's sake (pages 264-385);
+  3. (2026-11-27) articles of 20-300 text blocks with no gold publish date (WCXB crawled them in
+     2023-2026, so they are of this era though undated);
+  4. (2026-11-27) articles of 301-400 text blocks with a gold date in 2020 or later;
+  5. (2026-11-27) articles of 20-300 text blocks with a gold date before 2020 (older articles still
+     served in 2023-2026, in today's markup).
+So a larger --count keeps every page of a smaller one.
 
-  python3 corpora/tools/select_modern.py [--corpora ../shared/corpora] [--count 120] [--max-blocks 300]
+  python3 corpora/tools/select_modern.py [--corpora ../shared/corpora] [--count 120]
 
 Writes corpora/parcels-17-modern/pages.tsv and corpora/parcels-17-modern/agreement/pages.tsv.
 """
@@ -34,30 +41,31 @@ ap.add_argument("--corpora", default=str(ROOT.parent / "shared" / "corpora"))
 ap.add_argument("--count", type=int, default=120)
 ap.add_argument("--pool", default=str(ROOT / "corpora" / "pools" / "both-eras-pool.tsv"))
 ap.add_argument("--agreement", type=int, default=10)
-ap.add_argument("--max-blocks", type=int, default=300, help="longest article of the second stage, in text blocks")
 args = ap.parse_args()
 
 base = Path(args.corpora) / "wcxb-dev"
 meta = json.loads((base / "metadata.json").read_text(encoding="utf-8"))["files"]
 rows = list(csv.DictReader(open(ROOT / "corpora" / "wcxb-dev" / "alignment.tsv", encoding="utf-8"), delimiter="\t"))
-candidates, longer = [], []
+# (first text blocks, last text blocks, gold publish date: "2020+", "none" or "before 2020")
+STAGES = [(20, 200, "2020+"), (201, 300, "2020+"), (20, 300, "none"), (301, 400, "2020+"), (20, 300, "before 2020")]
+stages = [[] for _ in STAGES]
 for r in rows:
     if r["page_type"] != "article" or r["status"] != "ok" or not r["text_blocks"]:
         continue
-    if not 20 <= int(r["text_blocks"]) <= args.max_blocks:
-        continue
     gt = json.loads((base / "ground-truth" / f"{r['page']}.json").read_text(encoding="utf-8"))["ground_truth"]
     date = gt.get("publish_date") or ""
-    if date[:4] < "2020":
-        continue
-    (candidates if int(r["text_blocks"]) <= 200 else longer).append((r["page"], meta[r["page"]]["domain"]))
+    blocks = int(r["text_blocks"])
+    era = "none" if not date else "2020+" if date[:4] >= "2020" else "before 2020"
+    for i, (lo, hi, dated) in enumerate(STAGES):
+        if lo <= blocks <= hi and era == dated:
+            stages[i].append((r["page"], meta[r["page"]]["domain"]))
+            break
 pool_domains = {line.split("\t")[1].strip() for line in open(args.pool, encoding="utf-8") if line.strip() and not line.startswith("#")}
-candidates.sort()
-random.Random(SEED).shuffle(candidates)
-longer.sort()
-random.Random(SEED + 1).shuffle(longer)
+for i, stage in enumerate(stages):
+    stage.sort()
+    random.Random(SEED + i).shuffle(stage)
 chosen, domains = [], set()
-for page, domain in candidates + longer:
+for page, domain in (p for stage in stages for p in stage):
     if len(chosen) == args.count:
         break
     if domain in domains or (len(chosen) >= FIRST_DRAW and domain in pool_domains):
@@ -72,8 +80,9 @@ def write(path, header, items):
     os.replace(tmp, path)
 
 out = ROOT / "corpora" / "parcels-17-modern"
-write(out / "pages.tsv", f"# PARCELS-17 modern set: WCXB dev article pages, one per domain, gold date >= 2020,\n"
-      f"# 20-200 text blocks (corpora/tools/select_modern.py, seed {SEED}); {len(candidates)} candidates;\n"
-      f"# after the first 263, articles of 201-{args.max_blocks} text blocks (seed {SEED + 1}; {len(longer)} candidates)\n", chosen)
+stage_lines = "".join(
+    f"# stage {i + 1}: {lo}-{hi} text blocks, gold date {dated}, seed {SEED + i}, {len(stage)} candidates\n"
+    for i, ((lo, hi, dated), stage) in enumerate(zip(STAGES, stages)))
+write(out / "pages.tsv", "# PARCELS-17 modern set: WCXB dev article pages, one per domain (corpora/tools/select_modern.py)\n" + stage_lines, chosen)
 write(out / "agreement" / "pages.tsv", "# Blind second labelling: the first pages of the draw\n", chosen[:args.agreement])
-print(f"{len(candidates)} + {len(longer)} candidates, {len(chosen)} chosen from {len(domains)} domains")
+print(f"{' + '.join(str(len(s)) for s in stages)} candidates, {len(chosen)} chosen from {len(domains)} domains")

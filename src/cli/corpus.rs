@@ -202,6 +202,10 @@ pub struct SheetArgs {
     /// Only blocks without a label.
     #[arg(long)]
     pub unlabelled: bool,
+    /// Divider configuration the blocks are made with (the built-in one is configs/divider.toml);
+    /// labels are character spans, so one label file serves every divider.
+    #[arg(long, value_name = "TOML")]
+    pub divider: Option<PathBuf>,
     /// Root of the corpora the label files name.
     #[arg(long, default_value = corpus::DEFAULT_CORPORA, value_name = "DIR")]
     pub corpora: PathBuf,
@@ -210,7 +214,7 @@ pub struct SheetArgs {
 /// Runs `parcels corpus sheet` (TSV on stdout).
 pub fn corpus_sheet(args: &SheetArgs) -> anyhow::Result<ExitCode> {
     use parcels::corpus::{editing, label_files};
-    let divider = Divider::default();
+    let divider = super::divider(args.divider.as_deref())?;
     let files: Vec<PathBuf> =
         if args.pages.is_empty() { label_files(&args.dir)? } else { args.pages.iter().map(|p| args.dir.join(format!("{p}.json"))).collect() };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -255,6 +259,10 @@ pub struct LabelArgs {
     /// Decisions: `page<TAB>block<TAB>label` per line (page = label file stem).
     #[arg(value_name = "DECISIONS")]
     pub decisions: PathBuf,
+    /// Divider configuration the decisions' block numbers refer to (the built-in one is configs/divider.toml);
+    /// labels are character spans, so one label file serves every divider.
+    #[arg(long, value_name = "TOML")]
+    pub divider: Option<PathBuf>,
     /// Root of the corpora the label files name.
     #[arg(long, default_value = corpus::DEFAULT_CORPORA, value_name = "DIR")]
     pub corpora: PathBuf,
@@ -266,7 +274,7 @@ pub fn corpus_label(args: &LabelArgs) -> anyhow::Result<ExitCode> {
     let first = label_files(&args.dir)?.into_iter().next().with_context(|| format!("{}: no label files", args.dir.display()))?;
     let scheme = LabelScheme::resolve(&LabelFile::load(&first)?.scheme)?;
     let decisions = editing::read_decisions(&args.decisions, &scheme)?;
-    let counts = editing::apply_decisions(&decisions, &args.dir, &args.corpora, &Divider::default(), &scheme, &args.decisions)?;
+    let counts = editing::apply_decisions(&decisions, &args.dir, &args.corpora, &super::divider(args.divider.as_deref())?, &scheme, &args.decisions)?;
     let mut out = std::io::stdout().lock();
     for (page, n) in &counts {
         writeln!(out, "{page}: {n} blocks labelled")?;
@@ -289,12 +297,16 @@ pub struct AgreeArgs {
     /// Print JSON instead of Markdown.
     #[arg(long)]
     pub json: bool,
+    /// Divider configuration the blocks are made with (the built-in one is configs/divider.toml);
+    /// labels are character spans, so one label file serves every divider.
+    #[arg(long, value_name = "TOML")]
+    pub divider: Option<PathBuf>,
 }
 
 /// Runs `parcels corpus agree`.
 pub fn corpus_agree(args: &AgreeArgs) -> anyhow::Result<ExitCode> {
     use parcels::corpus::{agreement, label_files, load_labelled};
-    let divider = Divider::default();
+    let divider = super::divider(args.divider.as_deref())?;
     let mut pairs = Vec::new();
     let mut scheme: Option<LabelScheme> = None;
     for a_path in label_files(&args.b)?.iter().filter_map(|b| b.file_name().map(|n| args.a.join(n))).filter(|p| p.exists()) {

@@ -8,8 +8,9 @@
 //!    proper container: the closest structural ancestor that is not nested deeper than `d`.
 //! 2. Adjacent leaves attached to the same container merge into one block. "Adjacent" means no
 //!    structural boundary (the start or end of a structural element) lies between them, so
-//!    `<td>a<p>b</p>c</td>` gives three blocks. Leaves of an `own_block` element (an image) form
-//!    a block of their own, a run of `<br>` ends a block when configured, and visible and
+//!    `<td>a<p>b</p>c</td>` gives three blocks. Leaves of an `own_block` element form a block of
+//!    their own: a replaced element (an image) always, a text-bearing one (a `<time>` in
+//!    configs/divider-bylines.toml) with all the text inside it, a run of `<br>` ends a block when configured, and visible and
 //!    hidden leaves never merge.
 //!
 //! The *page text* is every leaf's text (whitespace collapsed, trimmed), in document order, one
@@ -309,7 +310,9 @@ impl<'d, 'p> Walk<'d, 'p> {
                 anchor = Some(self.anchors.len() - 1);
             }
         }
-        if container {
+        // A text-bearing `own_block` element (a `<time>`) starts a block of its own; a replaced
+        // one (an image) is split off in `replaced`.
+        if container || (self.divider.own_block.contains(tag) && !REPLACED.contains(&tag)) {
             self.end_run();
         }
         if tag == "br" {
@@ -338,6 +341,11 @@ impl<'d, 'p> Walk<'d, 'p> {
                     run.locator = Some(locator);
                 }
             }
+        }
+        // A text-bearing `own_block` element ends its block while it is still on the stack, so
+        // that the block's locator names it.
+        if self.stack.last().is_some_and(|f| !f.container && self.divider.own_block.contains(f.tag) && !REPLACED.contains(&f.tag)) {
+            self.end_run();
         }
         let Some(frame) = self.stack.pop() else { return };
         if !INLINE.contains(&frame.tag) {

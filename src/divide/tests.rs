@@ -150,3 +150,25 @@ fn deep_nesting_does_not_overflow_the_stack() {
     assert_eq!(d.blocks.len(), 1);
     assert_eq!(d.blocks[0].text, "deep");
 }
+
+#[test]
+fn a_text_bearing_own_block_element_splits_a_byline_from_its_date() {
+    let html = r#"<div>By <a href=/a>Jo Li</a> <time datetime="2024-03-03">March <b>3</b>, 2024</time> | 3 min read</div>"#;
+    let mut config = DividerConfig::default();
+    assert_eq!(texts(html), ["By Jo Li March 3, 2024 | 3 min read"], "the built-in inventory keeps the line whole");
+    config.own_block.push("time".into());
+    let d = Divider::new(config).divide(&page(html));
+    let t: Vec<&str> = d.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(t, ["By Jo Li", "March 3, 2024", "| 3 min read"]);
+    assert_eq!(d.blocks[1].locator, "/html[1]/body[1]/div[1]/time[1]");
+    assert_eq!(d.blocks[1].container, "/html[1]/body[1]/div[1]", "the time element is no container");
+    assert_eq!(Divider::default().divide(&page(html)).text, d.text, "the page text, and so the labels, do not change");
+}
+
+#[test]
+fn the_bylines_divider_file_is_the_built_in_one_with_time_split_off() {
+    let bylines = DividerConfig::load(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/divider-bylines.toml")).unwrap();
+    let mut expected = DividerConfig::default();
+    expected.own_block.push("time".into());
+    assert_eq!(bylines, expected);
+}

@@ -13,7 +13,7 @@
 //! matrices have the same columns.
 //!
 //! Opt-in groups ([`FeatureGroup::opt_in`]: `semantics`, `density`, `repetition`, `metadata`, the
-//! features of issue 14 for today's markup, and `headline`, `targets` and `topic`, of issue 15 for the
+//! features of issue 14 for today's markup, and `headline`, `targets`, `topic` and `wire`, of issue 15 for the
 //! fine-grained classes) are only built when a config names them, so configs without
 //! them, the models trained from those and their reports are unchanged.
 //!
@@ -39,6 +39,7 @@ mod semantics;
 pub(crate) use semantics::class_words;
 mod targets;
 mod topic;
+mod wire;
 
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +61,7 @@ pub struct ViewConfig {
     /// `css`; opt-in: `semantics`, `density`, `repetition`, `headline`.
     pub stylistic: Vec<String>,
     /// Groups of the lexical view: `words`, `links`, `pos`, `tokens`; opt-in: `metadata`,
-    /// `targets`, `topic`.
+    /// `targets`, `topic`, `wire`.
     pub lexical: Vec<String>,
 }
 
@@ -334,7 +335,7 @@ mod tests {
     fn opt_in_groups_are_chosen_by_name_only_and_come_after_the_others() {
         let registry = Registry::builtin();
         assert_eq!(registry.known_names(ViewKind::Stylistic)[7..], ["semantics", "density", "repetition", "headline"]);
-        assert_eq!(registry.known_names(ViewKind::Lexical)[4..], ["metadata", "targets", "topic"]);
+        assert_eq!(registry.known_names(ViewKind::Lexical)[4..], ["metadata", "targets", "topic", "wire"]);
         assert!(!ViewConfig::default().stylistic.iter().chain(&ViewConfig::default().lexical).any(|g| [
             "semantics",
             "density",
@@ -342,7 +343,8 @@ mod tests {
             "headline",
             "metadata",
             "targets",
-            "topic"
+            "topic",
+            "wire"
         ]
         .contains(&g.as_str())));
         let config = ViewConfig { stylistic: vec!["density".into(), "font".into(), "semantics".into()], lexical: vec!["metadata".into(), "words".into()] };
@@ -382,7 +384,7 @@ mod tests {
         let idf = || IdfTable::dragnet().unwrap();
         let err =
             ViewBuilder::new(&ViewConfig { stylistic: vec!["font".into()], lexical: vec!["colour".into()] }, idf(), StyleOptions::default()).err().unwrap();
-        assert_eq!(err.to_string(), "unknown lexical feature group \"colour\" (known: words, links, pos, tokens, metadata, targets, topic)");
+        assert_eq!(err.to_string(), "unknown lexical feature group \"colour\" (known: words, links, pos, tokens, metadata, targets, topic, wire)");
         let err = ViewBuilder::new(&ViewConfig { stylistic: vec![], lexical: vec!["words".into()] }, idf(), StyleOptions::default()).err().unwrap();
         assert!(matches!(err, ViewError::Empty { view: "stylistic" }), "{err}");
         let err = Registry::builtin().with(Box::new(builtin_font())).err().unwrap();

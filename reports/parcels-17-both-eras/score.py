@@ -11,6 +11,12 @@ of pages, and F1 per class (classes with at least 10 labelled blocks marked); wi
 the per-page error difference against it over the pages both runs cover: mean, 95% bootstrap
 interval (10,000 resamples, seed 2026), pages better / worse, Wilcoxon signed-rank p. With
 --confusions N, each run's N most frequent confusions (people's label, run's label).
+
+Runs made with another divider (another block list) name their own sheet:
+`--sheet-for NAME=SHEET.tsv` (same label files, sheet made with `--divider`). Block error then
+counts different units on each side; `--chars` weighs every block by the characters of its text
+(spaces left out; a block without text weighs 1), which makes error, F1 and the page-by-page
+comparison measure characters of page text, the same whatever the divider.
 """
 import argparse
 import collections
@@ -25,16 +31,18 @@ from compare import bootstrap, wilcoxon  # noqa: E402
 csv.field_size_limit(10**9)
 
 
-def load_gold(path):
+def load_gold(path, chars=False):
+    """{page: {block: (label, weight)}}: weight 1, or the block's characters with `chars`."""
     gold = collections.defaultdict(dict)
     for r in csv.DictReader(open(path, encoding="utf-8"), delimiter="\t", quoting=csv.QUOTE_NONE):
         if r["label"] and r["label"] != "-":
-            gold[r["page"]][int(r["block"])] = r["label"]
+            weight = max(1, sum(not c.isspace() for c in r["text"])) if chars else 1
+            gold[r["page"]][int(r["block"])] = (r["label"], weight)
     return gold
 
 
 def load_run(path, gold):
-    """{page: [(gold, predicted)]} for the pages of `gold`."""
+    """{page: [(gold, predicted, weight)]} for the pages of `gold`."""
     out = {}
     for line in open(path, encoding="utf-8").read().split("\n"):
         if not line.strip():
@@ -43,7 +51,8 @@ def load_run(path, gold):
         page = rec.get("path", "").rsplit("/", 1)[-1].split(".")[0]
         if page not in gold or "blocks" not in rec:
             continue
-        out[page] = [(gold[page][b["id"]], b["label"]) for b in rec["blocks"] if b["id"] in gold[page]]
+        out[page] = [(*gold[page][b["id"]], b["label"]) for b in rec["blocks"] if b["id"] in gold[page]]
+        out[page] = [(g, p, w) for g, w, p in out[page]]
     return out
 
 
@@ -54,31 +63,38 @@ def main():
     ap.add_argument("--baseline")
     ap.add_argument("--confusions", type=int, default=0, metavar="N",
                     help="also print each run's N most frequent (people's label, run's label) errors")
+    ap.add_argument("--sheet-for", action="append", default=[], metavar="NAME=SHEET.tsv",
+                    help="the sheet of a run made with another divider (its block ids)")
+    ap.add_argument("--chars", action="store_true", help="weigh blocks by their characters")
     args = ap.parse_args()
-    gold = load_gold(args.sheet)
-    support = collections.Counter(label for page in gold.values() for label in page.values())
+    gold = load_gold(args.sheet, args.chars)
+    support = collections.Counter(label for page in gold.values() for label, _ in page.values())
+    sheets = dict(spec.partition("=")[::2] for spec in args.sheet_for)
     runs = {}
     for spec in args.runs:
         name, _, path = spec.partition("=")
-        runs[name] = load_run(path, gold)
+        runs[name] = load_run(path, load_gold(sheets[name], args.chars) if name in sheets else gold)
     classes = [c for c, _ in support.most_common()]
     print("| run | pages | blocks | error | " + " | ".join(f"{c} ({support[c]})" for c in classes) + " |")
     print("|---|---:|---:|---:|" + "---:|" * len(classes))
     for name, pages in runs.items():
         pairs = [p for v in pages.values() for p in v]
-        err = sum(g != p for g, p in pairs) / len(pairs)
+        err = sum(w for g, p, w in pairs if g != p) / sum(w for _, _, w in pairs)
         f1s = []
         for c in classes:
-            tp = sum(g == c and p == c for g, p in pairs)
-            fp = sum(g != c and p == c for g, p in pairs)
-            fn = sum(g == c and p != c for g, p in pairs)
+            tp = sum(w for g, p, w in pairs if g == c and p == c)
+            fp = sum(w for g, p, w in pairs if g != c and p == c)
+            fn = sum(w for g, p, w in pairs if g == c and p != c)
             f1s.append(2 * tp / (2 * tp + fp + fn) if tp else 0.0)
         print(f"| {name} | {len(pages)} | {len(pairs)} | {100 * err:.1f}% | " + " | ".join(f"{f:.2f}" for f in f1s) + " |")
     for name, pages in runs.items() if args.confusions else ():
-        errors = collections.Counter((g, p) for v in pages.values() for g, p in v if g != p)
+        errors = collections.Counter()
+        for g, p, w in (x for v in pages.values() for x in v if x[0] != x[1]):
+            errors[g, p] += w
         total = sum(errors.values())
         print(f"\nMost frequent errors of `{name}` ({total} in all):\n")
-        print("| people's label | run's label | blocks | share of the errors |\n|---|---|---:|---:|")
+        unit = "characters" if args.chars else "blocks"
+        print(f"| people's label | run's label | {unit} | share of the errors |\n|---|---|---:|---:|")
         for (g, p), n in errors.most_common(args.confusions):
             print(f"| {g} | {p} | {n} | {100 * n / total:.1f}% |")
     if args.baseline:
@@ -89,7 +105,7 @@ def main():
             if name == args.baseline:
                 continue
             keys = sorted(set(pages) & set(base))
-            rate = lambda v: sum(g != p for g, p in v) / max(len(v), 1)  # noqa: E731
+            rate = lambda v: sum(w for g, p, w in v if g != p) / max(sum(w for _, _, w in v), 1)  # noqa: E731
             diffs = [100 * (rate(pages[k]) - rate(base[k])) for k in keys]
             lo, hi = bootstrap(diffs)
             print(f"| {name} | {len(keys)} | {sum(diffs) / len(diffs):+.2f} | {lo:+.2f} … {hi:+.2f} | "

@@ -28,6 +28,7 @@ pub(super) fn groups() -> Vec<Box<dyn FeatureGroup>> {
         Box::new(super::metadata::Metadata),
         Box::new(super::targets::Targets),
         Box::new(super::topic::Topic),
+        Box::new(super::wire::Wire),
     ]
 }
 

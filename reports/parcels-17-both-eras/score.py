@@ -51,8 +51,8 @@ def load_run(path, gold):
         page = rec.get("path", "").rsplit("/", 1)[-1].split(".")[0]
         if page not in gold or "blocks" not in rec:
             continue
-        out[page] = [(*gold[page][b["id"]], b["label"]) for b in rec["blocks"] if b["id"] in gold[page]]
-        out[page] = [(g, p, w) for g, w, p in out[page]]
+        labels = gold[page]
+        out[page] = [(labels[b["id"]][0], b["label"], labels[b["id"]][1]) for b in rec["blocks"] if b["id"] in labels]
     return out
 
 

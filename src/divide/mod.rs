@@ -202,6 +202,9 @@ struct Frame<'p> {
     child_counts: Vec<(&'p str, usize)>,
     /// Whether this element is an active container (structural and not nested too deep).
     container: bool,
+    /// Whether this element is a text-bearing `own_block` element (a `<time>` in
+    /// configs/divider-bylines.toml): its text is a block of its own.
+    own_block: bool,
     /// Stack depth (1-based) of the nearest container among this element and its ancestors, 0
     /// if none: kept per frame so a leaf finds its container in constant time however deep
     /// the inline nesting (a scan of the stack per leaf made 100,000 nested spans quadratic).
@@ -312,7 +315,8 @@ impl<'d, 'p> Walk<'d, 'p> {
         }
         // A text-bearing `own_block` element (a `<time>`) starts a block of its own; a replaced
         // one (an image) is split off in `replaced`.
-        if container || (self.divider.own_block.contains(tag) && !REPLACED.contains(&tag)) {
+        let own_block = self.divider.own_block.contains(tag) && !REPLACED.contains(&tag);
+        if container || own_block {
             self.end_run();
         }
         if tag == "br" {
@@ -322,7 +326,7 @@ impl<'d, 'p> Walk<'d, 'p> {
             self.pending_space = true;
         }
         let container_depth = if container { self.stack.len() + 1 } else { self.container_depth() };
-        self.stack.push(Frame { node, tag, index, child_counts: Vec::new(), container, container_depth, nesting, hidden, anchor });
+        self.stack.push(Frame { node, tag, index, child_counts: Vec::new(), container, own_block, container_depth, nesting, hidden, anchor });
         self.note_depth();
     }
 
@@ -344,7 +348,7 @@ impl<'d, 'p> Walk<'d, 'p> {
         }
         // A text-bearing `own_block` element ends its block while it is still on the stack, so
         // that the block's locator names it.
-        if self.stack.last().is_some_and(|f| !f.container && self.divider.own_block.contains(f.tag) && !REPLACED.contains(&f.tag)) {
+        if self.stack.last().is_some_and(|f| f.own_block) {
             self.end_run();
         }
         let Some(frame) = self.stack.pop() else { return };

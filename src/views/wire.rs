@@ -80,7 +80,11 @@ impl Vocabulary {
 
     /// `(agency names, words they cover)` in a text.
     fn agencies(&self, text: &str) -> (usize, usize) {
-        let raw = raw_words(text);
+        self.agencies_in(&raw_words(text))
+    }
+
+    /// [`Vocabulary::agencies`] of a text already split into [`raw_words`].
+    fn agencies_in(&self, raw: &[&str]) -> (usize, usize) {
         let lower: Vec<String> = raw.iter().map(|w| w.to_lowercase()).collect();
         let (mut names, mut covered, mut i) = (0, 0, 0);
         while i < lower.len() {
@@ -100,7 +104,9 @@ impl Vocabulary {
 
     /// Whether a text starts with a lead-in.
     fn leads_in(&self, text: &str) -> bool {
-        let w = words(text);
+        // Only the first words can start a lead-in (the longest is first).
+        let longest = self.leads.first().map_or(0, Vec::len);
+        let w: Vec<String> = raw_words(text).into_iter().take(longest).map(str::to_lowercase).collect();
         self.leads.iter().any(|l| w.starts_with(l))
     }
 }
@@ -170,7 +176,7 @@ impl FeatureGroup for Wire {
             let text = block.text.as_str();
             let raw = raw_words(text);
             let per_word = |n: usize| if raw.is_empty() { f64::NAN } else { n as f64 / raw.len() as f64 };
-            let (names, covered) = vocabulary.agencies(text);
+            let (names, covered) = vocabulary.agencies_in(&raw);
             let (caps_lead, is_dateline) = dateline(text);
             let flag = |x: bool| f64::from(u8::from(x));
             out.row_mut(b).copy_from_slice(&[

@@ -386,7 +386,7 @@ impl Classifier {
             m.config.context_arbitration(),
             &views,
             &vec![0; views.n_rows()],
-            crate::context::ContextInputs { containers: containers.as_deref(), page: m.config.context_page() },
+            crate::context::ContextInputs { containers: containers.as_deref(), page: m.config.context_page(), block_columns: m.config.context_block_columns() },
             &self.classes,
         )
         .map_err(|e| in_page(e.into()))?;

@@ -471,6 +471,12 @@ impl ExperimentConfig {
         self.context.as_ref().is_some_and(|c| c.page)
     }
 
+    /// Which of a block's own view columns the config's context stage sees (`[context]
+    /// block_columns`); none without a context stage.
+    pub fn context_block_columns(&self) -> crate::context::BlockColumns {
+        self.context.as_ref().map(|c| c.block_columns).unwrap_or_default()
+    }
+
     /// How the context stage's answer is combined with the views' (`[context] keep_agreement`,
     /// `choose_from_views`); the default when there is no context stage.
     pub fn context_arbitration(&self) -> crate::context::Arbitration {
@@ -699,6 +705,9 @@ mod tests {
         let c = ExperimentConfig::load_with(&path, &sets(&["context.rounds=5", "context.structure=true", "context.split=\"site\""])).unwrap();
         assert_eq!(c.context.map(|x| (x.structure, x.split)), Some((true, Split::Site)));
         assert!(err(&["context.rounds=5", "context.split=\"domain\""]).contains("domain"));
+        let c = ExperimentConfig::load_with(&path, &sets(&["context.rounds=5", "context.block_columns=\"stylistic\""])).unwrap();
+        assert_eq!(c.context_block_columns(), crate::context::BlockColumns::Stylistic);
+        assert!(err(&["context.rounds=5", "context.block_columns=\"words\""]).contains("words"));
         assert!(err(&["boosting.class_balance=1.5"]).contains("between 0"));
         assert!(err(&["boosting.word_weight=-0.5"]).contains("word_weight"));
         assert!(err(&["boosting.corpus_balance=2"]).contains("corpus_balance"));

@@ -22,6 +22,13 @@
 //! page, lower where the views find little main text on the page (a listing whose items the
 //! views half call navigation) and higher where they find much (a product page with its reviews).
 //!
+//! With `block_columns` it also sees the block's own view columns (the stylistic ones, the
+//! lexical ones or both), besides what the views' learners made of them. The views' learners
+//! are additive: each stump adds one column's vote, so neither can say "a short link *inside* a
+//! list the lexical view calls a menu". The stage can, when it sees a block's columns next to
+//! the views' probabilities for it and its neighbours; with both views' columns it is a joint
+//! learner that also knows the block's context.
+//!
 //! Its training features must be what the view learners say of pages they were not trained on,
 //! or it would learn to trust them blindly: [`cross_fitted_probabilities`] gets them by training
 //! the view learners on the other folds of the training pages (by page). An experiment without
@@ -89,6 +96,42 @@ pub struct ContextConfig {
     /// of the views' classes, with that view's confidence and probabilities.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub choose_from_views: bool,
+    /// Which of the block's own view columns the stage also sees, after its own (see the module
+    /// docs); default none, as models trained before it.
+    #[serde(default, skip_serializing_if = "BlockColumns::is_none")]
+    pub block_columns: BlockColumns,
+}
+
+/// Which of a block's own view columns the context stage sees besides the views' probabilities
+/// (`[context] block_columns`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BlockColumns {
+    /// None: the stage sees only the views' probabilities (and the optional groups).
+    #[default]
+    None,
+    /// The stylistic view's columns.
+    Stylistic,
+    /// The lexical view's columns.
+    Lexical,
+    /// The stylistic then the lexical view's columns.
+    Both,
+}
+
+impl BlockColumns {
+    fn is_none(&self) -> bool {
+        *self == BlockColumns::None
+    }
+
+    /// Whether the stylistic view's columns are among them.
+    pub fn stylistic(self) -> bool {
+        matches!(self, BlockColumns::Stylistic | BlockColumns::Both)
+    }
+
+    /// Whether the lexical view's columns are among them.
+    pub fn lexical(self) -> bool {
+        matches!(self, BlockColumns::Lexical | BlockColumns::Both)
+    }
 }
 
 /// How the context stage's answer is combined with the views' (`[context] keep_agreement` and
@@ -110,6 +153,8 @@ pub struct ContextInputs<'a> {
     pub containers: Option<&'a [&'a str]>,
     /// Whether the page-wide columns are built (`page`).
     pub page: bool,
+    /// Which of the block's own view columns follow them ([`with_block_columns`]).
+    pub block_columns: BlockColumns,
 }
 
 impl ContextConfig {
@@ -291,6 +336,18 @@ fn tree_features(x: &mut Array2<f64>, both: ArrayView2<f64>, rows: std::ops::Ran
     }
 }
 
+/// The context features `x` followed by the block's own view columns that `which` names, taken
+/// from `views` (the same blocks, in the same order): the stylistic ones, then the lexical ones.
+pub fn with_block_columns(mut x: FeatureMatrix, which: BlockColumns, views: &TwoViews) -> Result<FeatureMatrix, crate::matrix::MatrixError> {
+    if which.stylistic() {
+        x = x.hstack(&views.stylistic)?;
+    }
+    if which.lexical() {
+        x = x.hstack(&views.lexical)?;
+    }
+    Ok(x)
+}
+
 /// The two views' class probabilities for every labelled block, each from learners trained on
 /// the other folds of the data: what the views would say of unseen pages. `group_of` is the
 /// group (page, or site) of each block; a group's blocks are never on both sides of a fold.
@@ -364,7 +421,7 @@ mod tests {
         let s = array![[1.0, 0.0], [0.0, 1.0], [0.5, 0.5], [0.0, 1.0]];
         let containers =
             ["/html[1]/body[1]/div[1]/ul[1]/li[1]", "/html[1]/body[1]/div[1]/ul[1]/li[2]", "/html[1]/body[1]/div[1]", "/html[1]/body[1]/footer[1]"];
-        let x = features(s.view(), s.view(), &[0; 4], ContextInputs { containers: Some(&containers), page: false }, &classes);
+        let x = features(s.view(), s.view(), &[0; 4], ContextInputs { containers: Some(&containers), page: false, ..Default::default() }, &classes);
         let names = feature_names(&classes, true, false);
         assert_eq!(x.n_numeric(), names.len());
         assert_eq!(names.len(), feature_names(&classes, false, false).len() + TREE_LEVELS * 3);
@@ -391,7 +448,7 @@ mod tests {
         let s = array![[1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]];
         let l = array![[1.0, 0.0], [0.0, 1.0], [0.5, 0.5], [0.0, 1.0], [1.0, 0.0]];
         let containers = ["/a[1]", "/a[1]/b[1]", "/c[1]", "/a[1]", "/a[1]"];
-        let x = features(s.view(), l.view(), &[0, 0, 0, 1, 1], ContextInputs { containers: Some(&containers), page: true }, &classes);
+        let x = features(s.view(), l.view(), &[0, 0, 0, 1, 1], ContextInputs { containers: Some(&containers), page: true, ..Default::default() }, &classes);
         let names = feature_names(&classes, true, true);
         assert_eq!(x.n_numeric(), names.len());
         // The page columns come after every other, so older columns keep their places.

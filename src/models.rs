@@ -75,9 +75,18 @@ pub fn validate(model: &TrainedModel, name: &str) -> Result<(), ModelError> {
         let classes: Vec<String> = model.scheme.names().map(str::to_string).collect();
         let k = classes.len();
         let empty = ndarray::Array2::<f64>::zeros((0, k));
-        let inputs = crate::context::ContextInputs { containers: model.config.context_structure().then_some(&[][..]), page: model.config.context_page() };
+        let block_columns = model.config.context_block_columns();
+        let inputs =
+            crate::context::ContextInputs { containers: model.config.context_structure().then_some(&[][..]), page: model.config.context_page(), block_columns };
         let built = crate::context::features(empty.view(), empty.view(), &[], inputs, &classes);
-        let expected = Columns { numeric: built.schema().numeric_names.to_vec(), tokens: built.schema().token_names.len() };
+        let mut expected = Columns { numeric: built.schema().numeric_names.to_vec(), tokens: built.schema().token_names.len() };
+        // The block's own view columns follow, as the view learners have them.
+        for (wanted, learner) in [(block_columns.stylistic(), &model.stylistic), (block_columns.lexical(), &model.lexical)] {
+            if wanted {
+                expected.numeric.extend(learner.schema().numeric_names.iter().cloned());
+                expected.tokens += learner.schema().token_names.len();
+            }
+        }
         check_columns("context", context, &expected, "the context features of the scheme's labels").map_err(problem)?;
     }
     Ok(())

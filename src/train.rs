@@ -201,8 +201,9 @@ pub fn fit_with_pool(
             let (s, l) = crate::context::cross_fitted_probabilities((&ps, &pl), &views, &targets, weights.as_deref(), groups, ctx.folds, seed)?;
             let classes: Vec<String> = scheme.names().map(str::to_string).collect();
             let containers = ctx.structure.then(|| containers_of(data, rows));
-            let inputs = crate::context::ContextInputs { containers: containers.as_deref(), page: ctx.page };
+            let inputs = crate::context::ContextInputs { containers: containers.as_deref(), page: ctx.page, block_columns: ctx.block_columns };
             let x = crate::context::features(s.view(), l.view(), &pages, inputs, &classes);
+            let x = crate::context::with_block_columns(x, ctx.block_columns, &views)?;
             stage(Stage::ContextTraining);
             let params = boost_params(config, &targets, k, ctx.rounds)?;
             let params = match ctx.depth {
@@ -304,6 +305,7 @@ pub fn decide(
         }
         Some(context) => {
             let x = crate::context::features(ps.view(), pl.view(), page_of, inputs, classes);
+            let x = crate::context::with_block_columns(x, inputs.block_columns, views)?;
             let c = context.predict_with_confidence(&x)?;
             let mut probabilities = to_probabilities(c.scores);
             // A block that takes one view's answer takes its class, confidence and probabilities.

@@ -220,6 +220,7 @@ fn context_stage() -> parcels::context::ContextConfig {
         split: parcels::config::Split::Page,
         keep_agreement: false,
         choose_from_views: false,
+        block_columns: parcels::context::BlockColumns::None,
     }
 }
 
@@ -264,6 +265,23 @@ fn a_context_stage_that_sees_the_whole_page_saves_loads_and_predicts_exactly() {
     assert!(names.iter().any(|n| n == "ctx.page.blocks"), "the page-wide columns are there: {names:?}");
     assert!(names.iter().any(|n| n.starts_with("ctx.up2.")), "beside the element-tree ones");
     assert_same_labels_after_save_and_load(model, "page");
+}
+
+#[test]
+fn a_context_stage_that_sees_the_blocks_own_view_columns_saves_loads_and_predicts_exactly() {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(parcels::context::ContextConfig { block_columns: parcels::context::BlockColumns::Both, ..context_stage() });
+    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let context = model.context.as_ref().unwrap().schema();
+    let (stylistic, lexical) = (model.stylistic.schema(), model.lexical.schema());
+    // The context columns, then the stylistic view's, then the lexical view's, tokens likewise.
+    let own: Vec<&String> = stylistic.numeric_names.iter().chain(lexical.numeric_names.iter()).collect();
+    let tail: Vec<&String> = context.numeric_names[context.numeric_names.len() - own.len()..].iter().collect();
+    assert_eq!(tail, own);
+    assert!(context.numeric_names[0].starts_with("ctx."));
+    assert_eq!(context.token_names.len(), stylistic.token_names.len() + lexical.token_names.len());
+    assert_same_labels_after_save_and_load(model, "block-columns");
 }
 
 #[test]

@@ -210,6 +210,7 @@ fn the_context_stage_is_measured_when_the_config_has_one() {
         split: parcels::config::Split::Page,
         keep_agreement: false,
         choose_from_views: false,
+        block_columns: parcels::context::BlockColumns::None,
     });
     let results = run(&config, &parcels::progress::Quiet).unwrap();
     for f in &results.folds {

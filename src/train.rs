@@ -203,7 +203,7 @@ pub fn fit_with_pool(
             let containers = ctx.structure.then(|| containers_of(data, rows));
             let inputs = crate::context::ContextInputs { containers: containers.as_deref(), page: ctx.page, block_columns: ctx.block_columns };
             let x = crate::context::features(s.view(), l.view(), &pages, inputs, &classes);
-            let x = crate::context::with_block_columns(x, ctx.block_columns, &views)?;
+            let x = crate::context::with_block_columns(x, inputs.block_columns, &views)?;
             stage(Stage::ContextTraining);
             let params = boost_params(config, &targets, k, ctx.rounds)?;
             let params = match ctx.depth {

@@ -238,9 +238,21 @@ pub struct HeldOutPage {
 /// trainable pages (`[evaluation] train_pages`) keeps each fold's training side to the pages it
 /// names, on the folds of the whole corpus: a smaller labelled set measured on the same held-out
 /// pages as the larger one, so the two are paired page by page.
-pub fn cross_extract(config: &ExperimentConfig, progress: &dyn Progress) -> Result<(Vec<HeldOutPage>, Vec<TrainedModel>), ModelError> {
+///
+/// With `views_from`, a directory of fold models a run of this config saved (`fold-N.json`,
+/// `parcels cross-extract --save-models`), each fold's stylistic, lexical and single-view
+/// learners are taken from there and only the context stage is trained
+/// ([`crate::train::refit_context`]): a change to `[context]` measured in the time of the
+/// stage's training, not the co-training's. The saved models must come from the same config but
+/// for `[context]` (checked); with the same `[context]` too, the run reproduces theirs.
+pub fn cross_extract(
+    config: &ExperimentConfig,
+    progress: &dyn Progress,
+    views_from: Option<&Path>,
+) -> Result<(Vec<HeldOutPage>, Vec<TrainedModel>), ModelError> {
     let folds_n = config.evaluation.folds as u64;
-    progress.event(&Event::Planned { steps: folds_n * (crate::train::fit_steps(config) + 1) });
+    let steps_per_fold = if views_from.is_some() { u64::from(config.context.is_some()) } else { crate::train::fit_steps(config) };
+    progress.event(&Event::Planned { steps: folds_n * (steps_per_fold + 1) });
     let prepared = prepare(config, progress)?;
     let data = &prepared.data;
     let groups = data.groups(config.evaluation.split);
@@ -253,7 +265,11 @@ pub fn cross_extract(config: &ExperimentConfig, progress: &dyn Progress) -> Resu
             let side = prepared.trainable_rows(crate::boost::rows_outside(test_rows, data.targets.len()));
             let budget = config.evaluation.budget_pages;
             let (train_rows, _) = crate::experiment::budget_rows(&side, &data.page_of, budget, crate::experiment::budget_seed(config, f));
-            let model = train_on(config, &prepared, &train_rows, fold_seed(config, f), Some(f), progress).map_err(in_fold)?;
+            let model = match views_from {
+                None => train_on(config, &prepared, &train_rows, fold_seed(config, f), Some(f), progress),
+                Some(dir) => with_views_from(config, &prepared, &train_rows, &dir.join(format!("fold-{f}.json")), f, progress),
+            }
+            .map_err(in_fold)?;
             let classifier = Classifier::new(model.clone()).map_err(in_fold)?;
             let mut pages: Vec<usize> = test_rows.iter().map(|&r| data.page_of[r]).collect();
             pages.dedup();
@@ -280,6 +296,35 @@ pub fn cross_extract(config: &ExperimentConfig, progress: &dyn Progress) -> Resu
         models.push(m);
     }
     Ok((pages, models))
+}
+
+/// A fold's model with the view learners of a saved fold model (`path`) and the context stage
+/// trained anew on `rows` with `config`'s `[context]`. The saved model must have been trained
+/// with `config` but for its `[context]` (and on this parcels' features), or it is refused,
+/// naming the file and what differs.
+fn with_views_from(
+    config: &ExperimentConfig,
+    prepared: &Prepared,
+    rows: &[usize],
+    path: &Path,
+    fold: usize,
+    progress: &dyn Progress,
+) -> Result<TrainedModel, ModelError> {
+    let name = path.display().to_string();
+    let saved = TrainedModel::load(path)?;
+    let incompatible = |problem: &str| ModelError::Incompatible { path: name.clone(), problem: problem.to_string() };
+    let without_context = |c: &ExperimentConfig| ExperimentConfig { context: None, base: PathBuf::new(), ..c.clone() };
+    if without_context(&saved.config) != without_context(config) {
+        return Err(incompatible("was trained with another config than this one (they may differ only in [context])"));
+    }
+    let builder = &prepared.builder;
+    let idf = IdfDigest { documents: builder.idf().documents(), stems: builder.idf().len(), sha256: builder.idf().digest() };
+    if saved.divider != config.divider_config().map_err(DataError::from)? || saved.idf != idf || saved.features != feature_names(builder) {
+        return Err(incompatible("was trained on other blocks or features than this parcels makes (divider, IDF table or feature names differ)"));
+    }
+    let mut model = TrainedModel { config: config.clone(), ..saved };
+    model.context = crate::train::refit_context(config, prepared, rows, (&model.stylistic, &model.lexical), fold_seed(config, fold), Some(fold), progress)?;
+    Ok(model)
 }
 
 /// A model ready to apply: the trained learners with their divider and view builder.

@@ -157,15 +157,8 @@ pub fn fit_with_pool(
     let targets: Vec<usize> = rows.iter().map(|&r| data.targets[r]).collect();
     let pages: Vec<usize> = rows.iter().map(|&r| data.page_of[r]).collect();
     let (pool, pool_blocks) = pool;
-    let exponent = config.boosting.word_weight;
-    let weights = (exponent > 0.0).then(|| word_weights(rows.iter().map(|&r| data.blocks.get(r).map_or(0, |b| b.words)), exponent));
-    let balance = config.boosting.corpus_balance;
-    let weights = if balance > 0.0 {
-        let corpora: Vec<&str> = pages.iter().map(|&p| data.page_corpora.get(p).map_or("", String::as_str)).collect();
-        Some(corpus_balanced(weights.unwrap_or_else(|| vec![1.0; rows.len()]), &corpora, balance))
-    } else {
-        weights
-    };
+    let weights = labelled_weights(config, prepared, rows);
+    let (exponent, balance) = (config.boosting.word_weight, config.boosting.corpus_balance);
     let pool_weights =
         (exponent > 0.0 || balance > 0.0).then(|| word_weights((0..pool.n_rows()).map(|r| pool_blocks.blocks.get(r).map_or(0, |b| b.words)), exponent));
     let block_weights = weights.as_deref().zip(pool_weights.as_deref()).map(|(labelled, pool)| cotrain::BlockWeights { labelled, pool });
@@ -190,32 +183,87 @@ pub fn fit_with_pool(
         progress.event(&Event::Step);
     })?;
     let single_view = boost_params(config, &targets, k, boosting_rounds[SINGLE_VIEW])?.train_weighted(&single, &targets, weights.as_deref())?;
-    let context = match &config.context {
-        None => None,
-        Some(ctx) => {
-            stage(Stage::ContextCrossFitting);
-            // The blocks' groups for the cross-fitting; by page when too few sites.
-            let all = data.groups(ctx.split);
-            let groups: Vec<usize> = rows.iter().map(|&r| all[r]).collect();
-            let groups = if distinct(&groups) >= ctx.folds { &groups } else { &pages };
-            let (s, l) = crate::context::cross_fitted_probabilities((&ps, &pl), &views, &targets, weights.as_deref(), groups, ctx.folds, seed)?;
-            let classes: Vec<String> = scheme.names().map(str::to_string).collect();
-            let containers = ctx.structure.then(|| containers_of(data, rows));
-            let inputs = crate::context::ContextInputs { containers: containers.as_deref(), page: ctx.page, block_columns: ctx.block_columns };
-            let x = crate::context::features(s.view(), l.view(), &pages, inputs, &classes);
-            let x = crate::context::with_block_columns(x, inputs.block_columns, &views)?;
-            stage(Stage::ContextTraining);
-            let params = boost_params(config, &targets, k, ctx.rounds)?;
-            let params = match ctx.depth {
-                Some(depth) => params.with_depth(depth)?,
-                None => params,
-            };
-            let model = params.train_weighted(&x, &targets, weights.as_deref())?;
-            progress.event(&Event::Step);
-            Some(model)
-        }
-    };
+    let context = fit_context(config, prepared, rows, &views, (&ps, &pl), seed, fold, progress)?;
     Ok(Fitted { stylistic: co.stylistic, lexical: co.lexical, single_view, context, boosting_rounds, stop: co.stop, added: co.added, training_blocks })
+}
+
+/// The labelled blocks' initial boosting weights (`rows` of the prepared data): more for blocks
+/// with more words (`[boosting] word_weight`) and each corpus's share evened out
+/// (`corpus_balance`); `None` when both are off and every block weighs the same.
+fn labelled_weights(config: &ExperimentConfig, prepared: &Prepared, rows: &[usize]) -> Option<Vec<f64>> {
+    let data = &prepared.data;
+    let exponent = config.boosting.word_weight;
+    let weights = (exponent > 0.0).then(|| word_weights(rows.iter().map(|&r| data.blocks.get(r).map_or(0, |b| b.words)), exponent));
+    let balance = config.boosting.corpus_balance;
+    if balance > 0.0 {
+        let corpora: Vec<&str> = rows.iter().map(|&r| data.page_corpora.get(data.page_of[r]).map_or("", String::as_str)).collect();
+        Some(corpus_balanced(weights.unwrap_or_else(|| vec![1.0; rows.len()]), &corpora, balance))
+    } else {
+        weights
+    }
+}
+
+/// Trains the context stage of a config (none without `[context]`) on some labelled blocks
+/// (`rows` of the prepared data, whose view columns are `views`): its inputs are the views'
+/// probabilities cross-fitted on the training pages with the view learners' parameters
+/// `params`, so the stage learns from what the views say of pages they did not see.
+#[allow(clippy::too_many_arguments)]
+fn fit_context(
+    config: &ExperimentConfig,
+    prepared: &Prepared,
+    rows: &[usize],
+    views: &TwoViews,
+    params: (&AdaBoostMhValidParams, &AdaBoostMhValidParams),
+    seed: u64,
+    fold: Option<usize>,
+    progress: &dyn Progress,
+) -> Result<Option<AdaBoostMh>, TrainError> {
+    let Some(ctx) = &config.context else { return Ok(None) };
+    let Prepared { scheme, data, .. } = prepared;
+    let k = scheme.len();
+    let targets: Vec<usize> = rows.iter().map(|&r| data.targets[r]).collect();
+    let pages: Vec<usize> = rows.iter().map(|&r| data.page_of[r]).collect();
+    let weights = labelled_weights(config, prepared, rows);
+    let stage = |stage: Stage| progress.event(&Event::Stage { fold, stage });
+    stage(Stage::ContextCrossFitting);
+    // The blocks' groups for the cross-fitting; by page when too few sites.
+    let all = data.groups(ctx.split);
+    let groups: Vec<usize> = rows.iter().map(|&r| all[r]).collect();
+    let groups = if distinct(&groups) >= ctx.folds { &groups } else { &pages };
+    let (s, l) = crate::context::cross_fitted_probabilities(params, views, &targets, weights.as_deref(), groups, ctx.folds, seed)?;
+    let classes: Vec<String> = scheme.names().map(str::to_string).collect();
+    let containers = ctx.structure.then(|| containers_of(data, rows));
+    let inputs = crate::context::ContextInputs { containers: containers.as_deref(), page: ctx.page, block_columns: ctx.block_columns };
+    let x = crate::context::features(s.view(), l.view(), &pages, inputs, &classes);
+    let x = crate::context::with_block_columns(x, inputs.block_columns, views)?;
+    stage(Stage::ContextTraining);
+    let params = boost_params(config, &targets, k, ctx.rounds)?;
+    let params = match ctx.depth {
+        Some(depth) => params.with_depth(depth)?,
+        None => params,
+    };
+    let model = params.train_weighted(&x, &targets, weights.as_deref())?;
+    progress.event(&Event::Step);
+    Ok(Some(model))
+}
+
+/// Trains only the context stage of a config on some labelled blocks, for view learners trained
+/// before (`stylistic` and `lexical`, which must have been trained on these rows with this
+/// config but for its `[context]`): the stage [`fit`] would have trained beside them, since the
+/// stage sees the views only through probabilities cross-fitted with their parameters. Makes a
+/// change to the stage cost the stage's training, not the co-training's.
+#[allow(clippy::too_many_arguments)]
+pub fn refit_context(
+    config: &ExperimentConfig,
+    prepared: &Prepared,
+    rows: &[usize],
+    (stylistic, lexical): (&AdaBoostMh, &AdaBoostMh),
+    seed: u64,
+    fold: Option<usize>,
+    progress: &dyn Progress,
+) -> Result<Option<AdaBoostMh>, TrainError> {
+    let views = prepared.data.views.select_rows(rows)?;
+    fit_context(config, prepared, rows, &views, (stylistic.training_params(), lexical.training_params()), seed, fold, progress)
 }
 
 /// Initial boosting weights (1 + words)^`exponent` of blocks with these word counts

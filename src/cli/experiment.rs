@@ -127,6 +127,12 @@ pub struct CrossExtractArgs {
     /// without training again.
     #[arg(long, value_name = "DIR")]
     pub save_models: Option<PathBuf>,
+    /// Train only the context stage: take each fold's view learners from a `--save-models`
+    /// directory of a run of this config (the two may differ only in `[context]`), so a change
+    /// to the stage costs minutes, not the co-training's hour. With the same `[context]`, the
+    /// run reproduces the saved one.
+    #[arg(long, value_name = "DIR")]
+    pub reuse_views: Option<PathBuf>,
 }
 
 /// Runs `parcels cross-extract`.
@@ -134,7 +140,7 @@ pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
     let config = parcels::experiment::ExperimentConfig::load_with(&args.config, &args.set)?;
     let folds = config.evaluation.folds as u64;
     let reporter = Reporter::new(&config.name);
-    let done = parcels::apply::cross_extract(&config, &reporter);
+    let done = parcels::apply::cross_extract(&config, &reporter, args.reuse_views.as_deref());
     reporter.finish(done.is_ok());
     let (pages, models) = done?;
     let mut out = String::new();

@@ -117,12 +117,19 @@ pub struct TrainedModel {
     pub training_blocks: usize,
 }
 
-/// Trains the model of a config on all its labelled data, co-trained with its pool.
-pub fn train(config: &ExperimentConfig, progress: &dyn Progress) -> Result<TrainedModel, ModelError> {
-    progress.event(&Event::Planned { steps: crate::train::fit_steps(config) });
+/// Trains the model of a config on all its labelled data, co-trained with its pool. With
+/// `views_from`, a model trained from this config but for its `[context]`, only the context
+/// stage is trained, beside that model's view learners (as `parcels cross-extract
+/// --reuse-views` does per fold).
+pub fn train(config: &ExperimentConfig, progress: &dyn Progress, views_from: Option<&Path>) -> Result<TrainedModel, ModelError> {
+    let steps = if views_from.is_some() { u64::from(config.context.is_some()) } else { crate::train::fit_steps(config) };
+    progress.event(&Event::Planned { steps });
     let prepared = prepare(config, progress)?;
     let all: Vec<usize> = (0..prepared.data.targets.len()).collect();
-    train_on(config, &prepared, &all, config.seed, None, progress)
+    match views_from {
+        None => train_on(config, &prepared, &all, config.seed, None, progress),
+        Some(path) => with_views_from(config, &prepared, &all, path, config.seed, None, progress),
+    }
 }
 
 /// Trains a model on some labelled blocks (`rows` of the prepared data), co-trained with the
@@ -267,7 +274,7 @@ pub fn cross_extract(
             let (train_rows, _) = crate::experiment::budget_rows(&side, &data.page_of, budget, crate::experiment::budget_seed(config, f));
             let model = match views_from {
                 None => train_on(config, &prepared, &train_rows, fold_seed(config, f), Some(f), progress),
-                Some(dir) => with_views_from(config, &prepared, &train_rows, &dir.join(format!("fold-{f}.json")), f, progress),
+                Some(dir) => with_views_from(config, &prepared, &train_rows, &dir.join(format!("fold-{f}.json")), fold_seed(config, f), Some(f), progress),
             }
             .map_err(in_fold)?;
             let classifier = Classifier::new(model.clone()).map_err(in_fold)?;
@@ -298,16 +305,18 @@ pub fn cross_extract(
     Ok((pages, models))
 }
 
-/// A fold's model with the view learners of a saved fold model (`path`) and the context stage
-/// trained anew on `rows` with `config`'s `[context]`. The saved model must have been trained
-/// with `config` but for its `[context]` (and on this parcels' features), or it is refused,
-/// naming the file and what differs.
+/// A model with the view learners of a saved model (`path`) and the context stage trained anew
+/// on `rows` with `config`'s `[context]` (`seed`: the one the saved model was trained with; `fold`
+/// only labels progress). The saved model must have been trained with `config` but for its
+/// `[context]` (and on this parcels' features), or it is refused, naming the file and what
+/// differs.
 fn with_views_from(
     config: &ExperimentConfig,
     prepared: &Prepared,
     rows: &[usize],
     path: &Path,
-    fold: usize,
+    seed: u64,
+    fold: Option<usize>,
     progress: &dyn Progress,
 ) -> Result<TrainedModel, ModelError> {
     let name = path.display().to_string();
@@ -323,7 +332,7 @@ fn with_views_from(
         return Err(incompatible("was trained on other blocks or features than this parcels makes (divider, IDF table or feature names differ)"));
     }
     let mut model = TrainedModel { config: config.clone(), ..saved };
-    model.context = crate::train::refit_context(config, prepared, rows, (&model.stylistic, &model.lexical), fold_seed(config, fold), Some(fold), progress)?;
+    model.context = crate::train::refit_context(config, prepared, rows, (&model.stylistic, &model.lexical), seed, fold, progress)?;
     Ok(model)
 }
 

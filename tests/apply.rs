@@ -21,7 +21,7 @@ fn small_demo() -> ExperimentConfig {
 
 #[test]
 fn a_saved_model_predicts_exactly_like_the_trained_one_and_extracts_articles() {
-    let model = train(&small_demo(), &parcels::progress::Quiet).unwrap();
+    let model = train(&small_demo(), &parcels::progress::Quiet, None).unwrap();
     assert_eq!(model.scheme.len(), 17);
     let dir = std::env::temp_dir().join(format!("parcels-apply-{}", std::process::id()));
     let path = dir.join("model.json");
@@ -135,7 +135,7 @@ fn cross_extraction_reusing_saved_views_reproduces_the_run_and_trains_only_the_c
     }
     // Another stage: the views say the same of every block, the stage is the new config's.
     let stage = parcels::context::ContextConfig { rounds: 3, block_columns: parcels::context::BlockColumns::Both, ..context_stage() };
-    config.context = Some(stage.clone());
+    config.context = Some(stage);
     let (other, other_models) = cross_extract(&config, quiet, Some(&dir)).unwrap();
     let views = |ls: Vec<(String, String, String)>| ls.into_iter().map(|(_, s, l)| (s, l)).collect::<Vec<_>>();
     assert_eq!(views(labels(&other)), views(labels(&pages)));
@@ -146,9 +146,29 @@ fn cross_extraction_reusing_saved_views_reproduces_the_run_and_trains_only_the_c
     }
     // Views trained with another config are refused, naming the file.
     config.cotraining.r = 2;
-    let err = cross_extract(&config, quiet, Some(&dir)).err().expect("another co-training config");
+    let err = cross_extract(&config, quiet, Some(&dir)).expect_err("another co-training config");
     let message = err.to_string();
     assert!(message.contains("fold-0.json") && message.contains("another config"), "{message}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn training_only_the_context_stage_beside_a_models_views_gives_the_model_trained_whole() {
+    let model = demo_with_context_stage();
+    let dir = std::env::temp_dir().join(format!("parcels-train-reuse-{}", std::process::id()));
+    let path = dir.join("model.json");
+    std::fs::create_dir_all(&dir).unwrap();
+    model.save(&path).unwrap();
+    // The config demo_with_context_stage trains from.
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(context_stage());
+    let again = train(&config, &parcels::progress::Quiet, Some(&path)).unwrap();
+    assert_eq!(serde_json::to_string(&again).unwrap(), serde_json::to_string(&model).unwrap());
+    config.context.as_mut().unwrap().rounds = 4;
+    let other = train(&config, &parcels::progress::Quiet, Some(&path)).unwrap();
+    assert_eq!(other.context.as_ref().unwrap().stumps().len(), 4);
+    assert_eq!(serde_json::to_string(&other.stylistic).unwrap(), serde_json::to_string(&model.stylistic).unwrap());
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -211,7 +231,7 @@ fn a_model_carries_its_divider_and_works_from_any_directory() {
     let mut config = small_demo();
     config.cotraining.r = 1;
     config.corpus.divider = Some(PathBuf::from("divider-coarse.toml"));
-    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let model = train(&config, &parcels::progress::Quiet, None).unwrap();
     let coarse = parcels::divide::DividerConfig::load(root().join("configs/divider-coarse.toml")).unwrap();
     assert_eq!(model.divider, coarse, "the inventory itself is in the model");
     let dir = std::env::temp_dir().join(format!("parcels-coarse-{}", std::process::id()));
@@ -270,7 +290,7 @@ fn demo_with_context_stage() -> TrainedModel {
     let mut config = small_demo();
     config.cotraining.r = 1;
     config.context = Some(context_stage());
-    train(&config, &parcels::progress::Quiet).unwrap()
+    train(&config, &parcels::progress::Quiet, None).unwrap()
 }
 
 #[test]
@@ -279,7 +299,7 @@ fn a_model_of_two_level_trees_saves_loads_and_predicts_exactly() {
     config.boosting.depth = 2;
     config.cotraining.r = 1;
     config.context = Some(parcels::context::ContextConfig { depth: Some(1), ..context_stage() });
-    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let model = train(&config, &parcels::progress::Quiet, None).unwrap();
     assert!(model.stylistic.stumps().iter().all(|s| s.children.is_some()), "depth 2: every round is a tree");
     assert!(model.context.as_ref().unwrap().stumps().iter().all(|s| s.children.is_none()), "[context] depth = 1 overrides it");
     assert_same_labels_after_save_and_load(model, "trees");
@@ -290,7 +310,7 @@ fn a_context_stage_that_sees_the_element_tree_saves_loads_and_predicts_exactly()
     let mut config = small_demo();
     config.cotraining.r = 1;
     config.context = Some(parcels::context::ContextConfig { structure: true, split: parcels::config::Split::Site, ..context_stage() });
-    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let model = train(&config, &parcels::progress::Quiet, None).unwrap();
     let names = &model.context.as_ref().unwrap().schema().numeric_names;
     assert!(names.iter().any(|n| n.starts_with("ctx.up2.")), "the element-tree columns are there: {names:?}");
     assert_same_labels_after_save_and_load(model, "structure");
@@ -301,7 +321,7 @@ fn a_context_stage_that_sees_the_whole_page_saves_loads_and_predicts_exactly() {
     let mut config = small_demo();
     config.cotraining.r = 1;
     config.context = Some(parcels::context::ContextConfig { structure: true, page: true, ..context_stage() });
-    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let model = train(&config, &parcels::progress::Quiet, None).unwrap();
     let names = &model.context.as_ref().unwrap().schema().numeric_names;
     assert!(names.iter().any(|n| n == "ctx.page.blocks"), "the page-wide columns are there: {names:?}");
     assert!(names.iter().any(|n| n.starts_with("ctx.up2.")), "beside the element-tree ones");
@@ -313,7 +333,7 @@ fn a_context_stage_that_sees_the_blocks_own_view_columns_saves_loads_and_predict
     let mut config = small_demo();
     config.cotraining.r = 1;
     config.context = Some(parcels::context::ContextConfig { block_columns: parcels::context::BlockColumns::Both, ..context_stage() });
-    let model = train(&config, &parcels::progress::Quiet).unwrap();
+    let model = train(&config, &parcels::progress::Quiet, None).unwrap();
     let context = model.context.as_ref().unwrap().schema();
     let (stylistic, lexical) = (model.stylistic.schema(), model.lexical.schema());
     // The context columns, then the stylistic view's, then the lexical view's, tokens likewise.

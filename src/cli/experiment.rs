@@ -84,13 +84,17 @@ pub struct TrainArgs {
     /// Where the model file goes (JSON, written atomically).
     #[arg(long, value_name = "MODEL.json")]
     pub out: PathBuf,
+    /// Train only the context stage, beside the view learners of this model (trained from this
+    /// config but for its `[context]`): minutes instead of the co-training's twenty.
+    #[arg(long, value_name = "MODEL.json")]
+    pub reuse_views: Option<PathBuf>,
 }
 
 /// Runs `parcels train`.
 pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
     let config = parcels::experiment::ExperimentConfig::load_with(&args.config, &args.set)?;
     let reporter = Reporter::new(&config.name);
-    let model = parcels::apply::train(&config, &reporter);
+    let model = parcels::apply::train(&config, &reporter, args.reuse_views.as_deref());
     reporter.finish(model.is_ok());
     let model = model?;
     model.save(&args.out)?;

@@ -156,7 +156,7 @@ impl TrainedModel {
             config: config.clone(),
             scheme: prepared.scheme.clone(),
             divider: config.divider_config()?,
-            idf: IdfDigest { documents: builder.idf().documents(), stems: builder.idf().len(), sha256: builder.idf().digest() },
+            idf: idf_digest(builder),
             features: feature_names(builder),
             stylistic: fitted.stylistic,
             lexical: fitted.lexical,
@@ -209,6 +209,11 @@ impl TrainedModel {
         crate::models::validate(&model, name)?;
         Ok(model)
     }
+}
+
+/// The digest of the IDF table a view builder weighs stems with.
+fn idf_digest(builder: &ViewBuilder) -> IdfDigest {
+    IdfDigest { documents: builder.idf().documents(), stems: builder.idf().len(), sha256: builder.idf().digest() }
 }
 
 fn feature_names(builder: &ViewBuilder) -> FeatureNames {
@@ -327,8 +332,7 @@ fn with_views_from(
         return Err(incompatible("was trained with another config than this one (they may differ only in [context])"));
     }
     let builder = &prepared.builder;
-    let idf = IdfDigest { documents: builder.idf().documents(), stems: builder.idf().len(), sha256: builder.idf().digest() };
-    if saved.divider != config.divider_config().map_err(DataError::from)? || saved.idf != idf || saved.features != feature_names(builder) {
+    if saved.divider != config.divider_config().map_err(DataError::from)? || saved.idf != idf_digest(builder) || saved.features != feature_names(builder) {
         return Err(incompatible("was trained on other blocks or features than this parcels makes (divider, IDF table or feature names differ)"));
     }
     let mut model = TrainedModel { config: config.clone(), ..saved };

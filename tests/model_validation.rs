@@ -189,3 +189,29 @@ fn a_huge_stump_confidence_is_refused() {
     let err = TrainedModel::from_json(&inf, "bad.json").err().map(|e| e.to_string()).unwrap_or_default();
     assert!(err.starts_with("bad.json: not a parcels model: number out of range"), "{err}");
 }
+
+/// A shipped model is what `parcels train` makes of the config in `configs/` that bears its
+/// name: an adopted setting goes into both, or the README's recipe and the file disagree. The
+/// config is compared as the model stores it (every setting, comments aside), so a change to
+/// the config without retraining (or the reverse) fails here, naming the setting's section.
+#[test]
+fn every_shipped_model_was_trained_from_the_config_that_bears_its_name() {
+    let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
+    let mut n = 0;
+    for entry in std::fs::read_dir(models_dir()).expect("corpora/models") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let model = TrainedModel::load(&path).unwrap_or_else(|e| panic!("{}", parcels::output::error_chain(&e)));
+        let config_path = configs.join(format!("{}.toml", model.config.name));
+        let config = parcels::config::ExperimentConfig::load(&config_path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (stored, current) = (serde_json::to_value(&model.config).unwrap(), serde_json::to_value(&config).unwrap());
+        for (section, value) in current.as_object().unwrap() {
+            assert_eq!(stored.get(section), Some(value), "{} was not trained from {}: [{section}] differs", path.display(), config_path.display());
+        }
+        assert_eq!(stored, current, "{}", path.display());
+        n += 1;
+    }
+    assert!(n >= 2, "default.json and parcels-17.json at least, found {n}");
+}

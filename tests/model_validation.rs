@@ -13,6 +13,20 @@ fn models_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/models")
 }
 
+/// Every model file in `corpora/models/`, loaded, with its path; at least the two shipped ones.
+fn shipped_models() -> Vec<(PathBuf, TrainedModel)> {
+    let mut models = Vec::new();
+    for entry in std::fs::read_dir(models_dir()).expect("corpora/models") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let model = TrainedModel::load(&path).unwrap_or_else(|e| panic!("{}", parcels::output::error_chain(&e)));
+            models.push((path, model));
+        }
+    }
+    assert!(models.len() >= 2, "default.json and parcels-17.json at least, found {}", models.len());
+    models
+}
+
 /// The shipped default model (it has a context stage) as JSON to corrupt.
 fn default_model() -> Value {
     serde_json::from_str(parcels::models::DEFAULT_MODEL_JSON).expect("the default model is JSON")
@@ -35,16 +49,9 @@ fn assert_refused(model: &Value, needle: &str) {
 
 #[test]
 fn every_shipped_model_passes_validation() {
-    let mut n = 0;
-    for entry in std::fs::read_dir(models_dir()).expect("corpora/models") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_some_and(|e| e == "json") {
-            let model = TrainedModel::load(&path).unwrap_or_else(|e| panic!("{}", parcels::output::error_chain(&e)));
-            parcels::models::validate(&model, &path.display().to_string()).expect("valid");
-            n += 1;
-        }
+    for (path, model) in shipped_models() {
+        parcels::models::validate(&model, &path.display().to_string()).expect("valid");
     }
-    assert!(n >= 2, "default.json and parcels-17.json at least, found {n}");
     parcels::models::default_model().expect("the compiled-in model loads");
 }
 
@@ -197,13 +204,7 @@ fn a_huge_stump_confidence_is_refused() {
 #[test]
 fn every_shipped_model_was_trained_from_the_config_that_bears_its_name() {
     let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
-    let mut n = 0;
-    for entry in std::fs::read_dir(models_dir()).expect("corpora/models") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_none_or(|e| e != "json") {
-            continue;
-        }
-        let model = TrainedModel::load(&path).unwrap_or_else(|e| panic!("{}", parcels::output::error_chain(&e)));
+    for (path, model) in shipped_models() {
         let config_path = configs.join(format!("{}.toml", model.config.name));
         let config = parcels::config::ExperimentConfig::load(&config_path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let (stored, current) = (serde_json::to_value(&model.config).unwrap(), serde_json::to_value(&config).unwrap());
@@ -211,7 +212,5 @@ fn every_shipped_model_was_trained_from_the_config_that_bears_its_name() {
             assert_eq!(stored.get(section), Some(value), "{} was not trained from {}: [{section}] differs", path.display(), config_path.display());
         }
         assert_eq!(stored, current, "{}", path.display());
-        n += 1;
     }
-    assert!(n >= 2, "default.json and parcels-17.json at least, found {n}");
 }

@@ -4,7 +4,7 @@ models' `[article]` roles or decision settings changed: to measure an article-as
 decision rule without training again.
 
     python3 reports/all-eras/reextract.py CV.jsonl MODELS_DIR OUT.jsonl [--parallel-items JSON]
-        [--set KEY=JSON]... [--parcels BIN]
+        [--set KEY=JSON]... [--stage-rounds N] [--parcels BIN]
 
 CV.jsonl: `parcels cross-extract … --out CV.jsonl --save-models MODELS_DIR` records (plus
 `unlabelled.py`'s, which carry their `fold` too). Each fold model is copied with its scheme's
@@ -14,6 +14,10 @@ CV.jsonl's main texts exactly), and every page of the fold is extracted again wi
 number of times; `null` removes the key); with `--set`, `article.parallel_items` is left as the
 model has it unless `--parallel-items` is given too. A setting must only change how the trained
 learners' outputs are used (such as `[context] keep_agreement`), never what was learned.
+`--stage-rounds N` keeps the context stage's first N stumps: boosting is sequential and no round
+depends on the budget, so that is the stage a budget of N rounds trains (the boost test
+`fewer_rounds_are_the_first_stumps_of_more_rounds`); one run of many rounds measures every
+smaller budget on the same folds.
 The roles only assemble the article from the classified blocks; the learners are the fold's, so
 the comparison with CV.jsonl is paired on the same labels. OUT.jsonl gets `parcels extract`'s
 records with their `fold`; score it with compare.py.
@@ -39,9 +43,11 @@ def main():
                              '{"min_items": 3, "min_share": 0.5} unless --set is given')
     parser.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
                         help="set a dotted key of each fold model (null removes it)")
+    parser.add_argument("--stage-rounds", type=int, default=None, metavar="N",
+                        help="keep the context stage's first N rounds (at most the rounds it has)")
     parser.add_argument("--parcels", default=str(ROOT / "target" / "release" / "parcels"))
     args = parser.parse_args()
-    if args.parallel_items is None and not args.set:
+    if args.parallel_items is None and not args.set and args.stage_rounds is None:
         args.parallel_items = '{"min_items": 3, "min_share": 0.5}'
     settings = [parse_setting(s) for s in args.set]
     by_fold = {}
@@ -67,6 +73,8 @@ def main():
                     node.pop(keys[-1], None)
                 else:
                     node[keys[-1]] = value
+            if args.stage_rounds is not None:
+                cut_stage(model, args.stage_rounds, fold)
             patched = Path(tmp) / f"fold-{fold}.json"
             patched.write_text(json.dumps(model), encoding="utf-8")
             done = subprocess.run([args.parcels, "extract", "--model", str(patched), *paths],
@@ -82,6 +90,22 @@ def main():
                        encoding="utf-8")
     tmp_out.replace(args.out)
     print(f"{len(records)} pages re-extracted in {len(by_fold)} folds")
+
+
+def cut_stage(model, rounds, fold):
+    """Keeps the context stage's first `rounds` rounds: the stage a budget of `rounds` trains."""
+    stage = model.get("context")
+    if not isinstance(stage, dict):
+        sys.exit(f"reextract: fold {fold}: --stage-rounds: the model has no context stage")
+    have = len(stage["stumps"])
+    if not 0 < rounds <= have:
+        sys.exit(f"reextract: fold {fold}: --stage-rounds {rounds}: the stage has {have} rounds")
+    if rounds < have:
+        stage["stumps"] = stage["stumps"][:rounds]
+        stage["round_z"] = stage["round_z"][:rounds]
+        stage["stop_reason"] = "AllRounds"
+        stage["params"]["n_rounds"] = rounds
+        model["config"]["context"]["rounds"] = rounds
 
 
 def parse_setting(text):

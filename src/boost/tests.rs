@@ -422,6 +422,22 @@ fn last_staged_output_equals_the_decision_function() {
     assert_eq!(staged[0], first);
 }
 
+/// A model of fewer rounds is the longer model's first stumps: boosting is sequential and nothing
+/// in a round depends on the round budget. So a model trained for N rounds can be cut to M < N
+/// rounds and be the M-round model (`reports/all-eras/reextract.py --stage-rounds` relies on it).
+#[test]
+fn fewer_rounds_are_the_first_stumps_of_more_rounds() {
+    let (x, y) = random_data(23, 80, 4);
+    for depth in [1, 2] {
+        let params = |n| AdaBoostMhParams::new().n_rounds(n).depth(depth).check().expect("valid params");
+        let long = params(30).train(&x, &y).expect("trains");
+        let short = params(11).train(&x, &y).expect("trains");
+        assert_eq!(long.stumps().len(), 30, "depth {depth}: all rounds run");
+        assert_eq!(short.stumps(), &long.stumps()[..11], "depth {depth}");
+        assert_eq!(short.round_normalizers(), &long.round_normalizers()[..11], "depth {depth}");
+    }
+}
+
 #[test]
 fn confidence_is_a_probability_monotone_in_the_margin() {
     let base = array![0.5, 0.2, -0.3];

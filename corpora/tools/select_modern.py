@@ -22,7 +22,11 @@ same other rules (article, import ok, one page per domain not yet taken, no pool
      2023-2026, so they are of this era though undated);
   4. (2026-11-27) articles of 301-400 text blocks with a gold date in 2020 or later;
   5. (2026-11-27) articles of 20-300 text blocks with a gold date before 2020 (older articles still
-     served in 2023-2026, in today's markup).
+     served in 2023-2026, in today's markup);
+  6. (2026-11-28) articles of 301-500 text blocks the stages before left out, whatever their date
+     (undated or older articles of 301-400 blocks, and every article of 401-500 blocks);
+  7. (2026-11-28) every longer article (501 text blocks or more, whatever its date): the longest
+     pages, mostly mega-menus, comparison tables and reviews.
 So a larger --count keeps every page of a smaller one.
 
   python3 corpora/tools/select_modern.py [--corpora ../shared/corpora] [--count 120]
@@ -46,8 +50,9 @@ args = ap.parse_args()
 base = Path(args.corpora) / "wcxb-dev"
 meta = json.loads((base / "metadata.json").read_text(encoding="utf-8"))["files"]
 rows = list(csv.DictReader(open(ROOT / "corpora" / "wcxb-dev" / "alignment.tsv", encoding="utf-8"), delimiter="\t"))
-# (first text blocks, last text blocks, gold publish date: "2020+", "none" or "before 2020")
-STAGES = [(20, 200, "2020+"), (201, 300, "2020+"), (20, 300, "none"), (301, 400, "2020+"), (20, 300, "before 2020")]
+# (first text blocks, last text blocks, gold publish date: "2020+", "none", "before 2020" or "any")
+STAGES = [(20, 200, "2020+"), (201, 300, "2020+"), (20, 300, "none"), (301, 400, "2020+"), (20, 300, "before 2020"),
+          (301, 500, "any"), (501, 100000, "any")]
 stages = [[] for _ in STAGES]
 for r in rows:
     if r["page_type"] != "article" or r["status"] != "ok" or not r["text_blocks"]:
@@ -57,7 +62,7 @@ for r in rows:
     blocks = int(r["text_blocks"])
     era = "none" if not date else "2020+" if date[:4] >= "2020" else "before 2020"
     for i, (lo, hi, dated) in enumerate(STAGES):
-        if lo <= blocks <= hi and era == dated:
+        if lo <= blocks <= hi and dated in (era, "any"):
             stages[i].append((r["page"], meta[r["page"]]["domain"]))
             break
 pool_domains = {line.split("\t")[1].strip() for line in open(args.pool, encoding="utf-8") if line.strip() and not line.startswith("#")}

@@ -251,17 +251,14 @@ pub struct HeldOutPage {
 /// names, on the folds of the whole corpus: a smaller labelled set measured on the same held-out
 /// pages as the larger one, so the two are paired page by page.
 ///
-/// With `views_from`, a directory of fold models a run of this config saved (`fold-N.json`,
-/// `parcels cross-extract --save-models`), each fold's stylistic, lexical and single-view
-/// learners are taken from there and only the context stage is trained
-/// ([`crate::train::refit_context`]): a change to `[context]` measured in the time of the
-/// stage's training, not the co-training's. The saved models must come from the same config but
-/// for `[context]` (checked); with the same `[context]` too, the run reproduces theirs.
+/// Where the fold models come from and go to is `fold_models`' (see [`FoldModels`]): views
+/// taken from an earlier run, each model saved as soon as it is trained, a cut run resumed.
 pub fn cross_extract(
     config: &ExperimentConfig,
     progress: &dyn Progress,
-    views_from: Option<&Path>,
+    fold_models: &FoldModels,
 ) -> Result<(Vec<HeldOutPage>, Vec<TrainedModel>), ModelError> {
+    let views_from = fold_models.views_from;
     let folds_n = config.evaluation.folds as u64;
     let steps_per_fold = if views_from.is_some() { u64::from(config.context.is_some()) } else { crate::train::fit_steps(config) };
     progress.event(&Event::Planned { steps: folds_n * (steps_per_fold + 1) });
@@ -277,11 +274,29 @@ pub fn cross_extract(
             let side = prepared.trainable_rows(crate::boost::rows_outside(test_rows, data.targets.len()));
             let budget = config.evaluation.budget_pages;
             let (train_rows, _) = crate::experiment::budget_rows(&side, &data.page_of, budget, crate::experiment::budget_seed(config, f));
-            let model = match views_from {
-                None => train_on(config, &prepared, &train_rows, fold_seed(config, f), Some(f), progress),
-                Some(dir) => with_views_from(config, &prepared, &train_rows, &dir.join(format!("fold-{f}.json")), fold_seed(config, f), Some(f), progress),
-            }
-            .map_err(in_fold)?;
+            let saved = fold_models.save_to.map(|dir| dir.join(fold_file(f)));
+            let resumed = match &saved {
+                Some(path) if fold_models.resume && path.exists() => Some(load_compatible(path, config, &prepared, false).map_err(in_fold)?),
+                _ => None,
+            };
+            let model = match resumed {
+                Some(model) => {
+                    // Its training steps are done: the progress bar counts them.
+                    (0..steps_per_fold).for_each(|_| progress.event(&Event::Step));
+                    model
+                }
+                None => {
+                    let model = match views_from {
+                        None => train_on(config, &prepared, &train_rows, fold_seed(config, f), Some(f), progress),
+                        Some(dir) => with_views_from(config, &prepared, &train_rows, &dir.join(fold_file(f)), fold_seed(config, f), Some(f), progress),
+                    }
+                    .map_err(in_fold)?;
+                    if let Some(path) = &saved {
+                        model.save(path).map_err(in_fold)?;
+                    }
+                    model
+                }
+            };
             let classifier = Classifier::new(model.clone()).map_err(in_fold)?;
             let mut pages: Vec<usize> = test_rows.iter().map(|&r| data.page_of[r]).collect();
             pages.dedup();
@@ -310,6 +325,53 @@ pub fn cross_extract(
     Ok((pages, models))
 }
 
+/// Where a cross-validation's fold models come from and go to (`parcels cross-extract`'s
+/// `--reuse-views`, `--save-models` and `--resume`). The default trains every fold and keeps
+/// its model in memory only.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FoldModels<'a> {
+    /// A directory of fold models a run of this config saved (`fold-N.json`): each fold's
+    /// stylistic, lexical and single-view learners are taken from there and only the context
+    /// stage is trained ([`crate::train::refit_context`]), so a change to `[context]` costs the
+    /// stage's training, not the co-training's. They must come from the same config but for
+    /// `[context]` (checked); with the same `[context]` too, the run reproduces theirs.
+    pub views_from: Option<&'a Path>,
+    /// Save each fold's model here as `fold-N.json` as soon as it is trained (atomically), so
+    /// that a run cut short keeps the folds it finished.
+    pub save_to: Option<&'a Path>,
+    /// With `save_to`: a fold whose model is already there is loaded instead of trained, after
+    /// checking it was trained with this very config on the blocks and features this parcels
+    /// makes (else an error names the file). Training is deterministic, so a resumed run gives
+    /// the records an uncut one gives.
+    pub resume: bool,
+}
+
+/// The name of fold `f`'s model in a `--save-models` directory.
+pub fn fold_file(f: usize) -> String {
+    format!("fold-{f}.json")
+}
+
+/// A saved model that was trained with `config` (but for its `[context]` when `any_context`) on
+/// the blocks and features `prepared` makes; else an error naming the file and what differs.
+fn load_compatible(path: &Path, config: &ExperimentConfig, prepared: &Prepared, any_context: bool) -> Result<TrainedModel, ModelError> {
+    let name = path.display().to_string();
+    let saved = TrainedModel::load(path)?;
+    let incompatible = |problem: &str| ModelError::Incompatible { path: name.clone(), problem: problem.to_string() };
+    let comparable = |c: &ExperimentConfig| ExperimentConfig { context: if any_context { None } else { c.context }, base: PathBuf::new(), ..c.clone() };
+    if comparable(&saved.config) != comparable(config) {
+        return Err(incompatible(if any_context {
+            "was trained with another config than this one (they may differ only in [context])"
+        } else {
+            "was trained with another config than this one (remove it, or run without --resume)"
+        }));
+    }
+    let builder = &prepared.builder;
+    if saved.divider != config.divider_config().map_err(DataError::from)? || saved.idf != idf_digest(builder) || saved.features != feature_names(builder) {
+        return Err(incompatible("was trained on other blocks or features than this parcels makes (divider, IDF table or feature names differ)"));
+    }
+    Ok(saved)
+}
+
 /// A model with the view learners of a saved model (`path`) and the context stage trained anew
 /// on `rows` with `config`'s `[context]` (`seed`: the one the saved model was trained with; `fold`
 /// only labels progress). The saved model must have been trained with `config` but for its
@@ -324,17 +386,7 @@ fn with_views_from(
     fold: Option<usize>,
     progress: &dyn Progress,
 ) -> Result<TrainedModel, ModelError> {
-    let name = path.display().to_string();
-    let saved = TrainedModel::load(path)?;
-    let incompatible = |problem: &str| ModelError::Incompatible { path: name.clone(), problem: problem.to_string() };
-    let without_context = |c: &ExperimentConfig| ExperimentConfig { context: None, base: PathBuf::new(), ..c.clone() };
-    if without_context(&saved.config) != without_context(config) {
-        return Err(incompatible("was trained with another config than this one (they may differ only in [context])"));
-    }
-    let builder = &prepared.builder;
-    if saved.divider != config.divider_config().map_err(DataError::from)? || saved.idf != idf_digest(builder) || saved.features != feature_names(builder) {
-        return Err(incompatible("was trained on other blocks or features than this parcels makes (divider, IDF table or feature names differ)"));
-    }
+    let saved = load_compatible(path, config, prepared, true)?;
     let mut model = TrainedModel { config: config.clone(), ..saved };
     model.context = crate::train::refit_context(config, prepared, rows, (&model.stylistic, &model.lexical), seed, fold, progress)?;
     Ok(model)

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use parcels::apply::{cross_extract, train, Classifier, TrainedModel};
+use parcels::apply::{cross_extract, train, Classifier, FoldModels, TrainedModel};
 use parcels::experiment::{ExperimentConfig, Rounds};
 use parcels::page::{LoadOptions, Page};
 
@@ -86,7 +86,7 @@ fn a_missing_model_is_a_clear_error() {
 fn cross_extraction_never_uses_a_model_trained_on_the_pages_site() {
     let mut config = small_demo();
     config.cotraining.r = 1;
-    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet, None).unwrap();
+    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet, &FoldModels::default()).unwrap();
     assert_eq!(models.len(), 4);
     // Every labelled page once, each by the model of the fold holding its site.
     assert_eq!(pages.len(), 16);
@@ -105,7 +105,7 @@ fn cross_extraction_never_uses_a_model_trained_on_the_pages_site() {
     }
     assert_eq!(pages.iter().map(|p| p.fold).max(), Some(3), "four folds");
     // The same config and seed give the same extractions.
-    let (again, _) = cross_extract(&config, &parcels::progress::Quiet, None).unwrap();
+    let (again, _) = cross_extract(&config, &parcels::progress::Quiet, &FoldModels::default()).unwrap();
     for (a, b) in pages.iter().zip(&again) {
         assert_eq!(a.result.as_ref().unwrap().0.main_text, b.result.as_ref().unwrap().0.main_text);
     }
@@ -117,7 +117,7 @@ fn cross_extraction_reusing_saved_views_reproduces_the_run_and_trains_only_the_c
     config.cotraining.r = 1;
     config.context = Some(context_stage());
     let quiet = &parcels::progress::Quiet;
-    let (pages, models) = cross_extract(&config, quiet, None).unwrap();
+    let (pages, models) = cross_extract(&config, quiet, &FoldModels::default()).unwrap();
     let dir = std::env::temp_dir().join(format!("parcels-reuse-views-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (f, m) in models.iter().enumerate() {
@@ -127,8 +127,9 @@ fn cross_extraction_reusing_saved_views_reproduces_the_run_and_trains_only_the_c
         let blocks = ps.iter().flat_map(|p| p.result.as_ref().unwrap().1.iter());
         blocks.map(|b| (b.label.clone(), b.views.stylistic.label.clone(), b.views.lexical.label.clone())).collect()
     };
+    let reuse = FoldModels { views_from: Some(&dir), ..FoldModels::default() };
     // The same config: the stage trained again beside the saved views is the saved stage.
-    let (again, again_models) = cross_extract(&config, quiet, Some(&dir)).unwrap();
+    let (again, again_models) = cross_extract(&config, quiet, &reuse).unwrap();
     assert_eq!(labels(&again), labels(&pages));
     for (a, b) in models.iter().zip(&again_models) {
         assert_eq!(serde_json::to_string(a).unwrap(), serde_json::to_string(b).unwrap());
@@ -136,7 +137,7 @@ fn cross_extraction_reusing_saved_views_reproduces_the_run_and_trains_only_the_c
     // Another stage: the views say the same of every block, the stage is the new config's.
     let stage = parcels::context::ContextConfig { rounds: 3, block_columns: parcels::context::BlockColumns::Both, ..context_stage() };
     config.context = Some(stage);
-    let (other, other_models) = cross_extract(&config, quiet, Some(&dir)).unwrap();
+    let (other, other_models) = cross_extract(&config, quiet, &reuse).unwrap();
     let views = |ls: Vec<(String, String, String)>| ls.into_iter().map(|(_, s, l)| (s, l)).collect::<Vec<_>>();
     assert_eq!(views(labels(&other)), views(labels(&pages)));
     for (m, saved) in other_models.iter().zip(&models) {
@@ -146,9 +147,53 @@ fn cross_extraction_reusing_saved_views_reproduces_the_run_and_trains_only_the_c
     }
     // Views trained with another config are refused, naming the file.
     config.cotraining.r = 2;
-    let err = cross_extract(&config, quiet, Some(&dir)).expect_err("another co-training config");
+    let err = cross_extract(&config, quiet, &reuse).expect_err("another co-training config");
     let message = err.to_string();
     assert!(message.contains("fold-0.json") && message.contains("another config"), "{message}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_cut_cross_extraction_resumes_from_the_fold_models_it_saved() {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    let dir = std::env::temp_dir().join(format!("parcels-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = FoldModels { save_to: Some(&dir), ..FoldModels::default() };
+    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet, &save).unwrap();
+    for (f, m) in models.iter().enumerate() {
+        let saved = std::fs::read_to_string(dir.join(parcels::apply::fold_file(f))).unwrap();
+        assert_eq!(saved, serde_json::to_string(m).unwrap(), "fold {f} saved as trained");
+    }
+    // Cut before folds 1 and 3 were saved: resuming trains those two only.
+    std::fs::remove_file(dir.join("fold-1.json")).unwrap();
+    std::fs::remove_file(dir.join("fold-3.json")).unwrap();
+    let trained = std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let watch = |e: &parcels::progress::Event| {
+        if let parcels::progress::Event::Stage { fold: Some(f), stage: parcels::progress::Stage::CoTraining } = e {
+            trained.lock().unwrap().insert(*f);
+        }
+    };
+    let resume = FoldModels { resume: true, ..save };
+    let (again, again_models) = cross_extract(&config, &watch, &resume).unwrap();
+    assert_eq!(trained.into_inner().unwrap().into_iter().collect::<Vec<_>>(), vec![1, 3]);
+    let records = |ps: &[parcels::apply::HeldOutPage]| -> Vec<(PathBuf, usize, String, Vec<String>)> {
+        ps.iter()
+            .map(|p| {
+                (p.path.clone(), p.fold, p.result.as_ref().unwrap().0.main_text.clone(), p.result.as_ref().unwrap().1.iter().map(|b| b.label.clone()).collect())
+            })
+            .collect()
+    };
+    assert_eq!(records(&again), records(&pages), "a resumed run gives the uncut run's records");
+    for (a, b) in models.iter().zip(&again_models) {
+        assert_eq!(serde_json::to_string(a).unwrap(), serde_json::to_string(b).unwrap());
+    }
+    assert!(dir.join("fold-3.json").exists());
+    // Models of another config are not resumed from: the error names the file.
+    config.cotraining.r = 2;
+    let err = cross_extract(&config, &parcels::progress::Quiet, &resume).expect_err("another config");
+    let message = err.to_string();
+    assert!(message.contains("fold-") && message.contains("another config"), "{message}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -176,16 +221,16 @@ fn training_only_the_context_stage_beside_a_models_views_gives_the_model_trained
 fn a_labelled_budget_cuts_what_each_fold_model_learns_from_but_not_what_it_extracts() {
     let mut config = small_demo();
     config.cotraining.r = 0;
-    let (all_pages, all_models) = cross_extract(&config, &parcels::progress::Quiet, None).unwrap();
+    let (all_pages, all_models) = cross_extract(&config, &parcels::progress::Quiet, &FoldModels::default()).unwrap();
     config.evaluation.budget_pages = parcels::config::Budget::Pages(2);
-    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet, None).unwrap();
+    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet, &FoldModels::default()).unwrap();
     // Every held-out page is still extracted, by the model of its fold.
     assert_eq!(pages.len(), all_pages.len());
     for (cut, all) in models.iter().zip(&all_models) {
         assert!(cut.training_blocks < all.training_blocks, "{} against {}", cut.training_blocks, all.training_blocks);
     }
     // The draw is the seed's: the same budget gives the same models.
-    let (_, again) = cross_extract(&config, &parcels::progress::Quiet, None).unwrap();
+    let (_, again) = cross_extract(&config, &parcels::progress::Quiet, &FoldModels::default()).unwrap();
     let blocks = |ms: &[TrainedModel]| ms.iter().map(|m| m.training_blocks).collect::<Vec<_>>();
     assert_eq!(blocks(&models), blocks(&again));
 }
@@ -194,7 +239,7 @@ fn a_labelled_budget_cuts_what_each_fold_model_learns_from_but_not_what_it_extra
 fn a_list_of_trainable_pages_keeps_the_folds_and_held_out_pages_of_the_whole_corpus() {
     let mut config = small_demo();
     config.cotraining.r = 0;
-    let (all_pages, all_models) = cross_extract(&config, &parcels::progress::Quiet, None).unwrap();
+    let (all_pages, all_models) = cross_extract(&config, &parcels::progress::Quiet, &FoldModels::default()).unwrap();
     // Train on five pages of three of the eight sites; every page is still held out once.
     let dir = std::env::temp_dir().join(format!("parcels-trainable-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -202,7 +247,7 @@ fn a_list_of_trainable_pages_keeps_the_folds_and_held_out_pages_of_the_whole_cor
     let names = ["coastlinepost-1.json", "coastlinepost-2.json", "harbourgazette-1.json", "harbourgazette-2.json"];
     std::fs::write(&list, format!("# a sample\n{}\nlakesidebulletin-1.json\n", names.join("\n"))).unwrap();
     config.evaluation.train_pages = Some(list);
-    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet, None).unwrap();
+    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet, &FoldModels::default()).unwrap();
     let order = |ps: &[parcels::apply::HeldOutPage]| ps.iter().map(|p| (p.fold, p.path.clone())).collect::<Vec<_>>();
     assert_eq!(order(&pages), order(&all_pages), "same folds, same held-out pages");
     for (cut, all) in models.iter().zip(&all_models) {

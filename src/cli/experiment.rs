@@ -127,10 +127,15 @@ pub struct CrossExtractArgs {
     /// plus `fold`.
     #[arg(long, value_name = "OUT.jsonl")]
     pub out: PathBuf,
-    /// Also save each fold's model here as `fold-N.json`, to re-extract its held-out pages
-    /// without training again.
+    /// Also save each fold's model here as `fold-N.json`, as soon as the fold is trained: to
+    /// re-extract its held-out pages without training again, or to resume a cut run.
     #[arg(long, value_name = "DIR")]
     pub save_models: Option<PathBuf>,
+    /// Resume a run that was cut short: a fold whose model is already in the `--save-models`
+    /// directory (trained with this very config; checked) is loaded, not trained again. The
+    /// records are those of an uncut run.
+    #[arg(long, requires = "save_models")]
+    pub resume: bool,
     /// Train only the context stage: take each fold's view learners from a `--save-models`
     /// directory of a run of this config (the two may differ only in `[context]`), so a change
     /// to the stage costs minutes, not the co-training's hour. With the same `[context]`, the
@@ -144,9 +149,13 @@ pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
     let config = parcels::experiment::ExperimentConfig::load_with(&args.config, &args.set)?;
     let folds = config.evaluation.folds as u64;
     let reporter = Reporter::new(&config.name);
-    let done = parcels::apply::cross_extract(&config, &reporter, args.reuse_views.as_deref());
+    if let Some(dir) = &args.save_models {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    }
+    let fold_models = parcels::apply::FoldModels { views_from: args.reuse_views.as_deref(), save_to: args.save_models.as_deref(), resume: args.resume };
+    let done = parcels::apply::cross_extract(&config, &reporter, &fold_models);
     reporter.finish(done.is_ok());
-    let (pages, models) = done?;
+    let (pages, _models) = done?;
     let mut out = String::new();
     let mut failed = 0;
     for p in &pages {
@@ -166,12 +175,6 @@ pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
         out.push('\n');
     }
     parcels::files::write_atomic(&args.out, out.as_bytes()).with_context(|| format!("{}: cannot write", args.out.display()))?;
-    if let Some(dir) = &args.save_models {
-        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
-        for (f, model) in models.iter().enumerate() {
-            model.save(&dir.join(format!("fold-{f}.json")))?;
-        }
-    }
     eprintln!("{}: {} pages in {} folds, {} failed", args.out.display(), pages.len(), folds, failed);
     Ok(batch_status(failed, pages.len()))
 }

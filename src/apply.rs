@@ -264,8 +264,7 @@ pub fn cross_extract(
     progress.event(&Event::Planned { steps: folds_n * (steps_per_fold + 1) });
     let prepared = prepare(config, progress)?;
     let data = &prepared.data;
-    let groups = data.groups(config.evaluation.split);
-    let folds = crate::boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
+    let folds = data.folds(config)?;
     let per_fold: Vec<Result<(Vec<HeldOutPage>, TrainedModel), ModelError>> = folds
         .par_iter()
         .enumerate()

@@ -266,6 +266,15 @@ pub struct EvaluationConfig {
     /// pages: whether the pages outside the list pay. Default: every page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub train_pages: Option<PathBuf>,
+    /// The folds of an earlier run, kept: a file of `label-file<TAB>fold` lines (`0001.json\t3`,
+    /// `#` starts a comment; folds count from 0). A listed page goes to its fold with the rest of
+    /// its site (by page with `split = "page"`); the pages and sites it does not list are dealt
+    /// to the folds with `seed` as usual. So a corpus that grew is measured on the folds of its
+    /// earlier run: each old page is held out by the same fold, whose training side gains the new
+    /// pages of the other folds, which pairs the two runs page by page with one new run.
+    /// Default: every page dealt with `seed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folds_from: Option<PathBuf>,
     /// What becomes of the training side's pages the budget leaves out: `"unused"` (default),
     /// or `"pool"`, which makes them the unlabelled pool in place of `[pool]`, so the precision of
     /// the self-labels can be measured against their labels.
@@ -567,6 +576,9 @@ impl ExperimentConfig {
         }
         self.check_sample(&self.corpus.labels, self.corpus.pages.as_deref(), "corpus.pages", "corpus.labels").map_err(bad)?;
         self.check_sample(&self.corpus.labels, self.evaluation.train_pages.as_deref(), "evaluation.train_pages", "corpus.labels").map_err(bad)?;
+        if let Some(p) = &self.evaluation.folds_from {
+            read_folds(&self.path(p), self.evaluation.folds).map_err(|e| bad(format!("evaluation.folds_from: {}: {e}", self.shown(p))))?;
+        }
         if !self.path(&self.corpus.corpora).is_dir() {
             return Err(bad(format!("corpus.corpora: {} is not a directory", self.shown(&self.corpus.corpora))));
         }
@@ -633,6 +645,33 @@ impl ExperimentConfig {
         }
         Ok(())
     }
+}
+
+/// The folds an `[evaluation] folds_from` file gives: label file stem (`0001` for `0001.json`)
+/// to fold, each below `folds`; the error says which line is wrong and why.
+pub fn read_folds(path: &Path, folds: usize) -> Result<std::collections::BTreeMap<String, usize>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let mut out = std::collections::BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |why: &str| format!("line {}: {why}: {line:?}", n + 1);
+        let (name, fold) = line.split_once('\t').ok_or_else(|| bad("expected label-file<TAB>fold"))?;
+        let fold: usize = fold.trim().parse().map_err(|_| bad("the fold is not a number"))?;
+        if fold >= folds {
+            return Err(bad(&format!("fold {fold}, but evaluation.folds = {folds} (folds count from 0)")));
+        }
+        let stem = Path::new(name.trim()).file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        if out.insert(stem, fold).is_some_and(|f| f != fold) {
+            return Err(bad("the page is listed twice with different folds"));
+        }
+    }
+    if out.is_empty() {
+        return Err("names no page".to_string());
+    }
+    Ok(out)
 }
 
 /// Sets `key.path=value` overrides in a config's TOML text. A value is read as a TOML value
@@ -733,6 +772,21 @@ mod tests {
         assert!(err(&["evaluation.left_over=pool"]).contains("needs evaluation.budget_pages"));
         let missing = err(&["evaluation.train_pages=no-such-list.txt"]);
         assert!(missing.contains("evaluation.train_pages") && missing.contains("no-such-list.txt"), "{missing}");
+        // A folds file is read when the config is: a bad line is named with the file.
+        let folds = std::env::temp_dir().join(format!("parcels-folds-{}.tsv", std::process::id()));
+        for (text, why) in [
+            ("a.json\t4\n", "fold 4, but evaluation.folds = 4"),
+            ("a.json 1\n", "line 1: expected"),
+            ("a.json\tone\n", "not a number"),
+            ("# none\n", "names no page"),
+        ] {
+            std::fs::write(&folds, text).unwrap();
+            let e = err(&[&format!("evaluation.folds_from={}", folds.display())]);
+            assert!(e.contains("evaluation.folds_from") && e.contains(why), "{e}");
+        }
+        std::fs::write(&folds, "a.json\t1\nb.json\t3 # kept\n").unwrap();
+        assert_eq!(read_folds(&folds, 4).unwrap().into_iter().collect::<Vec<_>>(), [("a".to_string(), 1), ("b".to_string(), 3)]);
+        std::fs::remove_file(&folds).ok();
         // The default budget is not written back, so configs without one serialise as before.
         let text = toml::to_string(&ExperimentConfig::load(&path).unwrap()).unwrap();
         assert!(!text.contains("budget_pages") && !text.contains("draw_seed"), "{text}");

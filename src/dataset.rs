@@ -63,6 +63,9 @@ pub enum DataError {
     TooManyFolds { folds: usize, groups: usize, split: Split, corpus: &'static str },
     #[error(transparent)]
     Matrix(#[from] MatrixError),
+    /// `[evaluation] folds_from` cannot be followed.
+    #[error("evaluation.folds_from: {path}: {problem}")]
+    FoldsFrom { path: String, problem: String },
 }
 
 /// The labelled blocks of a config and the page (and site) of each.
@@ -153,6 +156,32 @@ impl LabelledData {
                 self.page_of.iter().map(|&p| page_site[p]).collect()
             }
         }
+    }
+}
+
+impl LabelledData {
+    /// The rows of each cross-validation fold of `config` (`[evaluation] folds`, `split`, `seed`
+    /// and `folds_from`): each page, or each site, whole in one fold.
+    pub fn folds(&self, config: &ExperimentConfig) -> Result<Vec<Vec<usize>>, DataError> {
+        let ev = &config.evaluation;
+        let groups = self.groups(ev.split);
+        let mut pinned = std::collections::BTreeMap::new();
+        if let Some(p) = &ev.folds_from {
+            let path = config.path(p);
+            let problem = |problem: String| DataError::FoldsFrom { path: path.display().to_string(), problem };
+            let listed = crate::config::read_folds(&path, ev.folds).map_err(problem)?;
+            let mut first_row = vec![None; self.pages.len()];
+            for (r, &p) in self.page_of.iter().enumerate() {
+                first_row[p].get_or_insert(r);
+            }
+            for (p, (name, site)) in self.pages.iter().enumerate() {
+                let (Some(&fold), Some(r)) = (listed.get(name), first_row[p]) else { continue };
+                if let Some(other) = pinned.insert(groups[r], fold).filter(|&f| f != fold) {
+                    return Err(problem(format!("the pages of site {site} are in folds {other} and {fold}; a site is held out whole")));
+                }
+            }
+        }
+        Ok(crate::boost::folds_by_group_pinned(&groups, ev.folds, config.seed, &pinned))
     }
 }
 

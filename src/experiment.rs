@@ -228,8 +228,7 @@ pub fn run_prepared(
     };
     // The folds cut the test corpus when there is one, else the labelled corpus.
     let folded = prepared.test.as_ref().unwrap_or(data);
-    let groups = folded.groups(config.evaluation.split);
-    let folds = crate::boost::folds_by_group(&groups, config.evaluation.folds, config.seed);
+    let folds = folded.folds(config)?;
     if let Some(f) = folds.iter().position(Vec::is_empty) {
         return Err(ExperimentError::EmptyFold { fold: f });
     }

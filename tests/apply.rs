@@ -198,6 +198,41 @@ fn a_cut_cross_extraction_resumes_from_the_fold_models_it_saved() {
 }
 
 #[test]
+fn folds_from_an_earlier_run_hold_out_each_listed_page_in_its_fold_whatever_the_seed() {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    let stem = |p: &Path| p.file_name().unwrap().to_str().unwrap().split('.').next().unwrap().to_string();
+    let folds_of = |c: &ExperimentConfig| -> Vec<(String, usize)> {
+        let (pages, _) = cross_extract(c, &parcels::progress::Quiet, &FoldModels::default()).unwrap();
+        let mut v: Vec<(String, usize)> = pages.iter().map(|p| (stem(&p.path), p.fold)).collect();
+        v.sort();
+        v
+    };
+    let first = folds_of(&config);
+    let dir = std::env::temp_dir().join(format!("parcels-folds-from-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The earlier run's folds of all but two sites' pages; another seed deals the rest.
+    let listed: Vec<&(String, usize)> = first.iter().filter(|(p, _)| !p.starts_with("coastlinepost") && !p.starts_with("harbourgazette")).collect();
+    let file = dir.join("folds.tsv");
+    let lines: String = listed.iter().map(|(p, f)| format!("{p}.json\t{f}\n")).collect();
+    std::fs::write(&file, format!("# folds of the first run\n{lines}")).unwrap();
+    config.seed = 7;
+    assert_ne!(folds_of(&config), first, "another seed deals other folds");
+    config.evaluation.folds_from = Some(file.clone());
+    let kept = folds_of(&config);
+    for (page, fold) in &listed {
+        assert!(kept.contains(&(page.clone(), *fold)), "{page} left fold {fold}: {kept:?}");
+    }
+    assert_eq!(kept.len(), first.len(), "every page held out once");
+    // A site split across folds is refused, naming the file and the site.
+    let (a, b) = (&listed[0].0, listed.iter().find(|(p, _)| p.split('-').next() == listed[0].0.split('-').next() && p != &listed[0].0).unwrap());
+    std::fs::write(&file, format!("{a}.json\t0\n{}.json\t1\n", b.0)).unwrap();
+    let err = cross_extract(&config, &parcels::progress::Quiet, &FoldModels::default()).expect_err("a site in two folds").to_string();
+    assert!(err.contains("folds.tsv") && err.contains("folds 0 and 1"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn training_only_the_context_stage_beside_a_models_views_gives_the_model_trained_whole() {
     let model = demo_with_context_stage();
     let dir = std::env::temp_dir().join(format!("parcels-train-reuse-{}", std::process::id()));

@@ -114,14 +114,22 @@ pub fn rows_outside(held_out: &[usize], n: usize) -> Vec<usize> {
 /// Splits rows into `k` folds keeping each group (e.g. each page) whole: the distinct groups
 /// are shuffled with `seed` and dealt round-robin. Rows of a fold are in increasing order.
 pub fn folds_by_group(group_of_row: &[usize], k: usize, seed: u64) -> Vec<Vec<usize>> {
-    let mut groups: Vec<usize> = group_of_row.to_vec();
+    folds_by_group_pinned(group_of_row, k, seed, &std::collections::BTreeMap::new())
+}
+
+/// [`folds_by_group`] with some groups' folds fixed (`pinned`: group → fold below `k`): the
+/// other groups are shuffled with `seed` and dealt round-robin, as `folds_by_group` deals all
+/// of them when none is pinned.
+pub fn folds_by_group_pinned(group_of_row: &[usize], k: usize, seed: u64, pinned: &std::collections::BTreeMap<usize, usize>) -> Vec<Vec<usize>> {
+    let mut groups: Vec<usize> = group_of_row.iter().copied().filter(|g| !pinned.contains_key(g)).collect();
     groups.sort_unstable();
     groups.dedup();
     // StdRng from rand 0.8.5 (pinned), so the shuffle is reproducible for a given seed.
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     groups.shuffle(&mut rng);
     let k = k.max(1);
-    let fold_of: std::collections::BTreeMap<usize, usize> = groups.iter().enumerate().map(|(i, &g)| (g, i % k)).collect();
+    let mut fold_of: std::collections::BTreeMap<usize, usize> = groups.iter().enumerate().map(|(i, &g)| (g, i % k)).collect();
+    fold_of.extend(pinned.iter().map(|(&g, &f)| (g, f.min(k - 1))));
     let mut folds = vec![Vec::new(); k];
     for (row, g) in group_of_row.iter().enumerate() {
         if let Some(&f) = fold_of.get(g) {

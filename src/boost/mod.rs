@@ -96,7 +96,7 @@ mod params;
 mod search;
 mod stump;
 
-pub use cv::{choose_rounds_by_cv, folds_by_group, rows_outside, RoundsChoice};
+pub use cv::{choose_rounds_by_cv, folds_by_group, folds_by_group_pinned, rows_outside, RoundsChoice};
 pub use error::BoostError;
 pub use model::{argmax, confidence, probabilities, to_probabilities, AdaBoostMh, BoostPredictions, StagedScores, StopReason, FORMAT_VERSION, MAX_CLASSES};
 pub use params::{AdaBoostMhParams, AdaBoostMhValidParams, DEFAULT_MAX_BINS};

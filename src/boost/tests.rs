@@ -422,6 +422,21 @@ fn last_staged_output_equals_the_decision_function() {
     assert_eq!(staged[0], first);
 }
 
+#[test]
+fn pinned_groups_keep_their_folds_and_the_rest_are_dealt_as_before() {
+    let groups: Vec<usize> = (0..40).map(|r| r % 10).collect();
+    assert_eq!(folds_by_group_pinned(&groups, 3, 42, &Default::default()), folds_by_group(&groups, 3, 42));
+    let pinned: std::collections::BTreeMap<usize, usize> = [(4, 2), (7, 0)].into_iter().collect();
+    let folds = folds_by_group_pinned(&groups, 3, 42, &pinned);
+    let fold_of_row = |r: usize| folds.iter().position(|f| f.contains(&r)).unwrap();
+    for r in 0..40 {
+        assert_eq!(fold_of_row(r), fold_of_row(groups[r]), "group {} is whole", groups[r]);
+    }
+    assert_eq!(fold_of_row(4), 2);
+    assert_eq!(fold_of_row(7), 0);
+    assert_eq!(folds.iter().map(Vec::len).sum::<usize>(), 40);
+}
+
 /// A model of fewer rounds is the longer model's first stumps: boosting is sequential and nothing
 /// in a round depends on the round budget. So a model trained for N rounds can be cut to M < N
 /// rounds and be the M-round model (`reports/all-eras/reextract.py --stage-rounds` relies on it).

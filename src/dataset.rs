@@ -157,9 +157,7 @@ impl LabelledData {
             }
         }
     }
-}
 
-impl LabelledData {
     /// The rows of each cross-validation fold of `config` (`[evaluation] folds`, `split`, `seed`
     /// and `folds_from`): each page, or each site, whole in one fold.
     pub fn folds(&self, config: &ExperimentConfig) -> Result<Vec<Vec<usize>>, DataError> {

@@ -58,6 +58,8 @@ pub enum ModelError {
     Train(#[from] TrainError),
     #[error("fold {fold}: {source}")]
     Fold { fold: usize, source: Box<ModelError> },
+    #[error("fold {fold} asked for, but the config has {folds} folds (numbered from 0)")]
+    NoSuchFold { fold: usize, folds: usize },
     #[error("{path}: {source}")]
     Page { path: PathBuf, source: Box<ModelError> },
     #[error(transparent)]
@@ -259,7 +261,12 @@ pub fn cross_extract(
     fold_models: &FoldModels,
 ) -> Result<(Vec<HeldOutPage>, Vec<TrainedModel>), ModelError> {
     let views_from = fold_models.views_from;
-    let folds_n = config.evaluation.folds as u64;
+    let k = config.evaluation.folds;
+    if let Some(&fold) = fold_models.only.and_then(|only| only.iter().find(|&&f| f >= k)) {
+        return Err(ModelError::NoSuchFold { fold, folds: k });
+    }
+    let runs = |f: usize| fold_models.only.is_none_or(|only| only.contains(&f));
+    let folds_n = (0..k).filter(|&f| runs(f)).count() as u64;
     let steps_per_fold = if views_from.is_some() { u64::from(config.context.is_some()) } else { crate::train::fit_steps(config) };
     progress.event(&Event::Planned { steps: folds_n * (steps_per_fold + 1) });
     let prepared = prepare(config, progress)?;
@@ -268,6 +275,7 @@ pub fn cross_extract(
     let per_fold: Vec<Result<(Vec<HeldOutPage>, TrainedModel), ModelError>> = folds
         .par_iter()
         .enumerate()
+        .filter(|&(f, _)| runs(f))
         .map(|(f, test_rows)| {
             let in_fold = |source: ModelError| ModelError::Fold { fold: f, source: Box::new(source) };
             let side = prepared.trainable_rows(crate::boost::rows_outside(test_rows, data.targets.len()));
@@ -343,6 +351,11 @@ pub struct FoldModels<'a> {
     /// makes (else an error names the file). Training is deterministic, so a resumed run gives
     /// the records an uncut one gives.
     pub resume: bool,
+    /// Run only these folds (numbered from 0): the others are neither trained nor extracted, so
+    /// two runs can be compared on part of the folds, or one run spread over sessions. The folds
+    /// themselves are those of the whole run, and the models returned are those of these folds,
+    /// in fold order.
+    pub only: Option<&'a [usize]>,
 }
 
 /// The name of fold `f`'s model in a `--save-models` directory.

@@ -198,6 +198,33 @@ fn a_cut_cross_extraction_resumes_from_the_fold_models_it_saved() {
 }
 
 #[test]
+fn only_the_folds_asked_for_are_trained_and_extracted_on_the_whole_runs_folds() {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    let (all, all_models) = cross_extract(&config, &parcels::progress::Quiet, &FoldModels::default()).unwrap();
+    let trained = std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let watch = |e: &parcels::progress::Event| {
+        if let parcels::progress::Event::Stage { fold: Some(f), stage: parcels::progress::Stage::CoTraining } = e {
+            trained.lock().unwrap().insert(*f);
+        }
+    };
+    let only = [2, 0];
+    let (some, some_models) = cross_extract(&config, &watch, &FoldModels { only: Some(&only), ..FoldModels::default() }).unwrap();
+    assert_eq!(trained.into_inner().unwrap().into_iter().collect::<Vec<_>>(), vec![0, 2]);
+    let records = |ps: &[parcels::apply::HeldOutPage]| -> Vec<(PathBuf, usize, Vec<String>)> {
+        ps.iter().map(|p| (p.path.clone(), p.fold, p.result.as_ref().unwrap().1.iter().map(|b| b.label.clone()).collect())).collect()
+    };
+    let expected: Vec<_> = records(&all).into_iter().filter(|r| r.1 == 0 || r.1 == 2).collect();
+    assert!(!expected.is_empty());
+    assert_eq!(records(&some), expected, "the pages and labels of those folds in the whole run");
+    assert_eq!(some_models.len(), 2);
+    assert_eq!(serde_json::to_string(&some_models[1]).unwrap(), serde_json::to_string(&all_models[2]).unwrap());
+    // A fold the config does not have is refused before any training.
+    let err = cross_extract(&config, &parcels::progress::Quiet, &FoldModels { only: Some(&[1, 9]), ..FoldModels::default() }).expect_err("no fold 9");
+    assert!(err.to_string().contains("fold 9"), "{err}");
+}
+
+#[test]
 fn folds_from_an_earlier_run_hold_out_each_listed_page_in_its_fold_whatever_the_seed() {
     let mut config = small_demo();
     config.cotraining.r = 1;

@@ -142,17 +142,27 @@ pub struct CrossExtractArgs {
     /// run reproduces the saved one.
     #[arg(long, value_name = "DIR")]
     pub reuse_views: Option<PathBuf>,
+    /// Run only these folds (`--folds 0,2`; numbered from 0): the folds are the whole run's, the
+    /// others are neither trained nor extracted. To compare two configs on part of the folds, or
+    /// to spread a run over several sittings with `--save-models` and `--resume`.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub folds: Option<Vec<usize>>,
 }
 
 /// Runs `parcels cross-extract`.
 pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
     let config = parcels::experiment::ExperimentConfig::load_with(&args.config, &args.set)?;
-    let folds = config.evaluation.folds as u64;
+    let folds = args.folds.as_ref().map_or(config.evaluation.folds, Vec::len);
     let reporter = Reporter::new(&config.name);
     if let Some(dir) = &args.save_models {
         std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
     }
-    let fold_models = parcels::apply::FoldModels { views_from: args.reuse_views.as_deref(), save_to: args.save_models.as_deref(), resume: args.resume };
+    let fold_models = parcels::apply::FoldModels {
+        views_from: args.reuse_views.as_deref(),
+        save_to: args.save_models.as_deref(),
+        resume: args.resume,
+        only: args.folds.as_deref(),
+    };
     let done = parcels::apply::cross_extract(&config, &reporter, &fold_models);
     reporter.finish(done.is_ok());
     let (pages, _models) = done?;

@@ -6,7 +6,8 @@
 SHEET.tsv is `parcels corpus sheet LABEL_DIR` (the people's label of every block);
 CLASSIFIED.jsonl is `parcels classify` or `parcels cross-extract` output over some of the same
 pages (same divider, so block ids match; pages are matched by file stem, records of other pages
-are ignored). Blocks without a label are left out. Prints, per run, the block error, the number
+are ignored; `.jsonl.gz` files too, such as `reports/all-eras/compact.py`'s records of adopted
+runs). Blocks without a label are left out. Prints, per run, the block error, the number
 of pages, and F1 per class (classes with at least 10 labelled blocks marked); with --baseline,
 the per-page error difference against it over the pages both runs cover: mean, 95% bootstrap
 interval (10,000 resamples, seed 2026), pages better / worse, Wilcoxon signed-rank p. With
@@ -21,6 +22,7 @@ comparison measure characters of page text, the same whatever the divider.
 import argparse
 import collections
 import csv
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -44,7 +46,8 @@ def load_gold(path, chars=False):
 def load_run(path, gold):
     """{page: [(gold, predicted, weight)]} for the pages of `gold`."""
     out = {}
-    for line in open(path, encoding="utf-8").read().split("\n"):
+    opener = gzip.open if str(path).endswith(".gz") else open
+    for line in opener(path, "rt", encoding="utf-8").read().split("\n"):
         if not line.strip():
             continue
         rec = json.loads(line)

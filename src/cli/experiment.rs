@@ -152,7 +152,8 @@ pub struct CrossExtractArgs {
 /// Runs `parcels cross-extract`.
 pub fn cross_extract(args: &CrossExtractArgs) -> anyhow::Result<ExitCode> {
     let config = parcels::experiment::ExperimentConfig::load_with(&args.config, &args.set)?;
-    let folds = args.folds.as_ref().map_or(config.evaluation.folds, Vec::len);
+    // The distinct folds asked for (`--folds 0,0` runs fold 0 once).
+    let folds = args.folds.as_ref().map_or(config.evaluation.folds, |f| f.iter().collect::<std::collections::BTreeSet<_>>().len());
     let reporter = Reporter::new(&config.name);
     if let Some(dir) = &args.save_models {
         std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;

@@ -110,6 +110,14 @@ pub struct FeaturesArgs {
     /// IDF table (lexical view); default: the shipped corpora/idf/dragnet.tsv.
     #[arg(long, value_name = "TSV")]
     pub idf: Option<PathBuf>,
+    /// Print the view as an experiment config builds it: its divider and its feature groups
+    /// (opt-in ones such as `semantics` or `metadata` included), so the columns are the ones its
+    /// learners see. JSON or TSV; every dense column by name, token columns where non-zero.
+    #[arg(long, value_name = "TOML", conflicts_with_all = ["divider", "assets", "idf"])]
+    pub config: Option<PathBuf>,
+    /// Override a value of `--config` (`--set boosting.max_rounds=600`; repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE", requires = "config")]
+    pub set: Vec<String>,
 }
 
 /// Runs `parcels features`.
@@ -117,6 +125,9 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
     use parcels::lexical::{self, IdfTable};
     use parcels::stylistic::{self, StyleOptions};
     args.format.check("features", FEATURE_FORMATS)?;
+    if let Some(config) = &args.config {
+        return config_features(args, config);
+    }
     let divider = args.input.divider()?;
     let opts = args.input.load_options();
     let batch = args.input.batch()?;
@@ -175,6 +186,90 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
                         &[("url", url)],
                     ),
                 }
+            }
+        })
+    })
+}
+
+/// `parcels features --config`: a view built from a config's divider and feature groups.
+fn config_features(args: &FeaturesArgs, path: &Path) -> anyhow::Result<ExitCode> {
+    use parcels::lexical::NamedValues;
+    use parcels::matrix::FeatureMatrix;
+    if args.format == Format::Svmlight {
+        anyhow::bail!("parcels features --config: writes json or tsv (a config's views can have tens of thousands of token columns)");
+    }
+    let config = parcels::experiment::ExperimentConfig::load_with(path, &args.set)?;
+    let divider = config.divider().with_context(|| format!("{}: its divider", path.display()))?;
+    let builder = parcels::dataset::view_builder(&config).with_context(|| format!("{}: its views", path.display()))?;
+    let (names, token_names) = match args.view {
+        ViewName::Stylistic => (builder.stylistic_names(), builder.stylistic_token_names()),
+        ViewName::Lexical => (builder.lexical_names(), builder.token_names()),
+    };
+    if let Some(out) = &args.names {
+        let mut table = String::new();
+        for (i, n) in names.iter().chain(token_names).enumerate() {
+            table.push_str(&format!("{}\t{n}\n", i + 1));
+        }
+        write_atomic(out, table.as_bytes()).with_context(|| format!("{}: cannot write", out.display()))?;
+    }
+    let opts = args.input.load_options();
+    let batch = args.input.batch()?;
+    if !batch.warcs.is_empty() {
+        anyhow::bail!("parcels features: reads page files, not web archives ({})", batch.warcs[0].display());
+    }
+    let header = {
+        let mut h = String::from("path\tblock");
+        for n in names {
+            h.push('\t');
+            h.push_str(&output::tsv_field(n));
+        }
+        h.push_str("\ttokens\n");
+        h
+    };
+    let repeated = (args.format == Format::Tsv).then_some(header.as_str());
+    let naming = super::Naming::records(args.format);
+    let url = batch.url.as_deref();
+    super::print_batch_dedup(&batch.pages, naming, repeated, |_, page_path| {
+        let page = batch.load(page_path, &opts)?;
+        let division = divider.divide(&page);
+        let views = builder.build(&page, &division)?;
+        super::print_warnings(&views.warnings);
+        let m: &FeatureMatrix = match args.view {
+            ViewName::Stylistic => &views.stylistic,
+            ViewName::Lexical => &views.lexical,
+        };
+        let shown = page_path.display().to_string();
+        Ok(match args.format {
+            Format::Tsv => {
+                let mut out = header.clone();
+                for (b, row) in m.numeric().rows().into_iter().enumerate() {
+                    out.push_str(&output::tsv_field(&shown));
+                    out.push_str(&format!("\t{b}"));
+                    for v in row {
+                        out.push_str(&format!("\t{v}"));
+                    }
+                    let (cols, weights) = m.tokens().row(b);
+                    let pairs: Vec<String> = cols.iter().zip(weights).map(|(&c, w)| format!("{}:{w}", m.token_names()[c])).collect();
+                    out.push('\t');
+                    out.push_str(&output::tsv_field(&pairs.join(" ")));
+                    out.push('\n');
+                }
+                out
+            }
+            _ => {
+                // In column order, as `parcels features` prints a view without a config.
+                let blocks: Vec<parcels::lexical::NamedRow> = (0..m.n_rows())
+                    .map(|b| {
+                        let numeric = m.numeric_names().iter().map(String::as_str).zip(m.numeric().row(b).iter().copied()).collect();
+                        let (cols, weights) = m.tokens().row(b);
+                        let tokens = cols.iter().zip(weights).map(|(&c, &w)| (m.token_names()[c].as_str(), w)).collect();
+                        parcels::lexical::NamedRow { block: b, numeric: NamedValues(numeric), tokens: NamedValues(tokens) }
+                    })
+                    .collect();
+                output::with_fields(
+                    &format!("{{\"path\":{},\"blocks\":{}}}\n", serde_json::to_string(&shown)?, serde_json::to_string(&blocks)?),
+                    &[("url", url)],
+                )
             }
         })
     })

@@ -9,8 +9,11 @@
 //! it, `@graph` included: `headline`, `name` of an article-like `@type`, `author` as a string, an
 //! object's `name` or a list of those, `datePublished`, `dateCreated`, `dateModified`), from
 //! OpenGraph and other `<meta>` tags (`og:title`, `twitter:title`, `author`,
-//! `article:published_time`, Dublin Core, Parse.ly, …) and from `<title>`. A JSON-LD script that
-//! does not parse is ignored, never an error.
+//! `article:published_time`, Dublin Core, Parse.ly, …) and from `<title>`. An `author` given only
+//! as a reference (`{"@id": "#jane"}`, as many SEO plugins write it) is the page's object of that
+//! `@id`, in any of its JSON-LD scripts. A script with raw line breaks or tabs inside its strings
+//! (invalid JSON, but common) is read with them as spaces; one that still does not parse is
+//! ignored, never an error.
 //!
 //! Why the lexical view: every column compares the block's *words* with words (the declared
 //! title, author and date) or looks at their shape (a date, "By Jane Doe"). None depends on how
@@ -18,7 +21,7 @@
 //! reporter and date classes stop being guesses: on today's pages the page says what its title,
 //! author and date are, and the block that repeats them is the one to label.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -96,14 +99,23 @@ impl PageMetadata {
     pub fn read(html: &scraper::Html) -> PageMetadata {
         let mut meta = PageMetadata::default();
         let mut html_title = None;
+        let is_json_ld = |el: &scraper::node::Element| el.name() == "script" && el.attr("type").is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"));
+        // Every script first, so that a reference can name an object of a later script.
+        let scripts: Vec<Option<Value>> = html
+            .tree
+            .nodes()
+            .filter(|node| node.value().as_element().is_some_and(is_json_ld))
+            .map(|node| parse_json_ld(&node.children().filter_map(|c| c.value().as_text().map(|t| t.to_string())).collect::<String>()))
+            .collect();
+        let mut ids = Ids::default();
+        scripts.iter().flatten().for_each(|v| ids.collect(v, 0));
+        let mut scripts = scripts.iter();
         for node in html.tree.nodes() {
             let Some(el) = node.value().as_element() else { continue };
             match el.name() {
-                "script" if el.attr("type").is_some_and(|t| t.to_ascii_lowercase().contains("ld+json")) => {
-                    let text: String = node.children().filter_map(|c| c.value().as_text().map(|t| t.to_string())).collect();
-                    // Malformed JSON-LD is common (trailing commas, HTML comments); it is skipped.
-                    if let Ok(value) = serde_json::from_str::<Value>(text.trim()) {
-                        meta.json_ld(&value, 0);
+                "script" if is_json_ld(el) => {
+                    if let Some(Some(value)) = scripts.next() {
+                        meta.json_ld(value, 0, &ids);
                     }
                 }
                 "meta" => {
@@ -150,12 +162,12 @@ impl PageMetadata {
     }
 
     /// Collects what one JSON-LD value declares, recursing into objects and lists (depth ≤ 16).
-    fn json_ld(&mut self, value: &Value, depth: usize) {
+    fn json_ld(&mut self, value: &Value, depth: usize, ids: &Ids) {
         if depth > 16 {
             return;
         }
         match value {
-            Value::Array(items) => items.iter().for_each(|v| self.json_ld(v, depth + 1)),
+            Value::Array(items) => items.iter().for_each(|v| self.json_ld(v, depth + 1, ids)),
             Value::Object(map) => {
                 let types: Vec<String> = match map.get("@type") {
                     Some(Value::String(t)) => vec![t.to_ascii_lowercase()],
@@ -172,11 +184,11 @@ impl PageMetadata {
                     self.declared_title = true;
                 }
                 if let Some(author) = map.get("author").or_else(|| map.get("creator")) {
-                    self.authors.extend(author_names(author));
-                    self.organisations.extend(organisation_names(author));
+                    self.authors.extend(author_names(author, ids));
+                    self.organisations.extend(organisation_names(author, ids));
                 }
                 if let Some(publisher) = map.get("publisher") {
-                    self.organisations.extend(author_names(publisher));
+                    self.organisations.extend(author_names(publisher, ids));
                 }
                 if types.iter().any(|t| ORGANISATION_TYPES.contains(&t.as_str()) || t == "website") {
                     self.organisations.extend(map.get("name").and_then(Value::as_str).map(str::to_string));
@@ -193,7 +205,7 @@ impl PageMetadata {
                     // Comments, answers and reviews have authors and dates of their own.
                     let theirs = ["author", "creator", "comment", "comments", "review", "reviews", "suggestedAnswer", "acceptedAnswer"].contains(&key.as_str());
                     if matches!(v, Value::Object(_) | Value::Array(_)) && !theirs {
-                        self.json_ld(v, depth + 1);
+                        self.json_ld(v, depth + 1, ids);
                     }
                 }
             }
@@ -202,12 +214,59 @@ impl PageMetadata {
     }
 }
 
-/// Names in a JSON-LD `author`: a string, an object's `name`, or a list of those.
-fn author_names(value: &Value) -> Vec<String> {
-    match value {
+/// A JSON-LD script's value. Raw control characters (line breaks, tabs) inside strings make
+/// the JSON invalid but are common; when the text does not parse, it is read again with each of
+/// them as a space (outside strings they are whitespace anyway).
+fn parse_json_ld(text: &str) -> Option<Value> {
+    let text = text.trim();
+    serde_json::from_str(text).ok().or_else(|| {
+        let spaced: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        serde_json::from_str(&spaced).ok()
+    })
+}
+
+/// The JSON-LD objects of a page by their `@id`: the first object with that `@id` and anything
+/// else in it (a bare `{"@id": …}` is a reference, not a definition).
+#[derive(Default)]
+struct Ids(HashMap<String, Value>);
+
+impl Ids {
+    fn collect(&mut self, value: &Value, depth: usize) {
+        if depth > 16 {
+            return;
+        }
+        match value {
+            Value::Array(items) => items.iter().for_each(|v| self.collect(v, depth + 1)),
+            Value::Object(map) => {
+                if let (Some(Value::String(id)), true) = (map.get("@id"), map.len() > 1) {
+                    self.0.entry(id.clone()).or_insert_with(|| value.clone());
+                }
+                map.values().for_each(|v| self.collect(v, depth + 1));
+            }
+            _ => {}
+        }
+    }
+
+    /// The object a reference names (one step: the definition itself is not followed), or the
+    /// value itself.
+    fn resolve<'v>(&'v self, value: &'v Value) -> &'v Value {
+        match value {
+            Value::Object(map) if !map.contains_key("name") => match map.get("@id") {
+                Some(Value::String(id)) => self.0.get(id).unwrap_or(value),
+                _ => value,
+            },
+            _ => value,
+        }
+    }
+}
+
+/// Names in a JSON-LD `author`: a string, an object's `name` (a reference's object's), or a list
+/// of those.
+fn author_names(value: &Value, ids: &Ids) -> Vec<String> {
+    match ids.resolve(value) {
         Value::String(s) if !s.starts_with("http") => vec![s.clone()],
         Value::Object(map) => map.get("name").and_then(Value::as_str).map(|s| vec![s.to_string()]).unwrap_or_default(),
-        Value::Array(items) => items.iter().take(16).flat_map(author_names).collect(),
+        Value::Array(items) => items.iter().take(16).flat_map(|v| author_names(v, ids)).collect(),
         _ => Vec::new(),
     }
 }
@@ -225,17 +284,18 @@ const ORGANISATION_TYPES: &[&str] = &[
 ];
 
 /// Names in a JSON-LD `author` whose `@type` is an organisation.
-fn organisation_names(value: &Value) -> Vec<String> {
+fn organisation_names(value: &Value, ids: &Ids) -> Vec<String> {
+    let value = ids.resolve(value);
     match value {
         Value::Object(map) => {
             let organisation = map.get("@type").and_then(Value::as_str).is_some_and(|t| ORGANISATION_TYPES.contains(&t.to_ascii_lowercase().as_str()));
             if organisation {
-                author_names(value)
+                author_names(value, ids)
             } else {
                 Vec::new()
             }
         }
-        Value::Array(items) => items.iter().take(16).flat_map(organisation_names).collect(),
+        Value::Array(items) => items.iter().take(16).flat_map(|v| organisation_names(v, ids)).collect(),
         _ => Vec::new(),
     }
 }
@@ -506,6 +566,24 @@ mod tests {
         assert_eq!(meta.published, meta.dates);
         let none = Page::from_bytes("n.html", b"<p>x</p><script type=application/ld+json>{{{</script>", &LoadOptions::default()).unwrap();
         assert_eq!(PageMetadata::read(&none.html), PageMetadata::default());
+    }
+
+    #[test]
+    fn an_author_given_by_reference_is_the_object_of_that_id() {
+        // Yoast-style: the article names its author by `@id`; the Person is defined in the graph
+        // of another script, and the organisation the same way. A string with a raw line break
+        // is not JSON, but is read.
+        let html = "<html><head>
+            <script type=\"application/ld+json\">{\"@graph\":[{\"@type\":\"Article\",\"headline\":\"Gale\",
+              \"author\":[{\"@id\":\"#jane\"},{\"@id\":\"#desk\"},{\"@id\":\"#nobody\"}]}]}</script>
+            <script type=\"application/ld+json\">[{\"@id\":\"#jane\",\"@type\":\"Person\",\"name\":\"Jane Doe\"},
+              {\"@id\":\"#desk\",\"@type\":\"Organization\",\"name\":\"Coast Desk\"}]</script>
+            <script type=\"application/ld+json\">{\"@type\":\"NewsArticle\",\"author\":\"Ann\tLee\",\"description\":\"two\nlines\"}</script>
+            </head><body></body></html>";
+        let page = Page::from_bytes("r.html", html.as_bytes(), &LoadOptions::default()).unwrap();
+        let meta = PageMetadata::read(&page.html);
+        assert_eq!(meta.authors, ["Jane Doe", "Coast Desk", "Ann Lee"]);
+        assert_eq!(meta.organisations, ["Coast Desk"]);
     }
 
     #[test]

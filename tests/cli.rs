@@ -351,15 +351,16 @@ fn extract_and_classify_name_a_missing_style_sheet() {
 #[test]
 fn features_with_a_config_prints_the_columns_its_learners_see() {
     let config = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs/parcels-17-both-eras.toml");
+    let features = |args: &[&str]| parcels().arg("features").args(args).arg("--config").arg(&config).arg(fixture("linear.html")).output().unwrap();
     // The config's opt-in groups are there: `metadata` in the lexical view, `semantics` tokens in
     // the stylistic one, which the plain `parcels features` never prints.
-    let out = parcels().args(["features", "--view", "lexical", "--config"]).arg(&config).arg(fixture("linear.html")).output().unwrap();
+    let out = features(&["--view", "lexical"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let blocks = record["blocks"].as_array().unwrap();
     assert!(!blocks.is_empty());
     assert!(blocks[0]["numeric"].get("meta.has_title").is_some(), "{}", blocks[0]);
-    let out = parcels().args(["features", "--view", "stylistic", "--format", "tsv", "--config"]).arg(&config).arg(fixture("linear.html")).output().unwrap();
+    let out = features(&["--view", "stylistic", "--format", "tsv"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
@@ -370,20 +371,10 @@ fn features_with_a_config_prints_the_columns_its_learners_see() {
     assert!(lines[1..].iter().all(|l| l.split('\t').count() == width), "{stdout}");
     assert!(lines[1..].iter().any(|l| l.rsplit('\t').next().unwrap().contains("tag:")), "semantics tokens: {stdout}");
     // `--set` changes the groups; a group the registry lacks is an error naming the config.
-    let out = parcels()
-        .args(["features", "--view", "lexical", "--set", "views.lexical=[\"words\"]", "--config"])
-        .arg(&config)
-        .arg(fixture("linear.html"))
-        .output()
-        .unwrap();
+    let out = features(&["--view", "lexical", "--set", "views.lexical=[\"words\"]"]);
     let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(record["blocks"][0]["numeric"].as_object().unwrap().len(), 4, "{record}");
-    let out = parcels()
-        .args(["features", "--view", "lexical", "--set", "views.lexical=[\"colour\"]", "--config"])
-        .arg(&config)
-        .arg(fixture("linear.html"))
-        .output()
-        .unwrap();
+    let out = features(&["--view", "lexical", "--set", "views.lexical=[\"colour\"]"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("parcels-17-both-eras.toml") && stderr.contains("\"colour\""), "{stderr}");

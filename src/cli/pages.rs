@@ -125,15 +125,15 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
     use parcels::lexical::{self, IdfTable};
     use parcels::stylistic::{self, StyleOptions};
     args.format.check("features", FEATURE_FORMATS)?;
-    if let Some(config) = &args.config {
-        return config_features(args, config);
-    }
-    let divider = args.input.divider()?;
     let opts = args.input.load_options();
     let batch = args.input.batch()?;
     if !batch.warcs.is_empty() {
         anyhow::bail!("parcels features: reads page files, not web archives ({})", batch.warcs[0].display());
     }
+    if let Some(config) = &args.config {
+        return config_features(args, config, &batch, &opts);
+    }
+    let divider = args.input.divider()?;
     let pages = &batch.pages;
     let idf = match &args.idf {
         Some(p) => IdfTable::load(p)?,
@@ -192,9 +192,8 @@ pub fn features(args: &FeaturesArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `parcels features --config`: a view built from a config's divider and feature groups.
-fn config_features(args: &FeaturesArgs, path: &Path) -> anyhow::Result<ExitCode> {
-    use parcels::lexical::NamedValues;
-    use parcels::matrix::FeatureMatrix;
+fn config_features(args: &FeaturesArgs, path: &Path, batch: &super::Batch, opts: &LoadOptions) -> anyhow::Result<ExitCode> {
+    use parcels::lexical::{NamedRow, NamedValues};
     if args.format == Format::Svmlight {
         anyhow::bail!("parcels features --config: writes json or tsv (a config's views can have tens of thousands of token columns)");
     }
@@ -206,64 +205,45 @@ fn config_features(args: &FeaturesArgs, path: &Path) -> anyhow::Result<ExitCode>
         ViewName::Lexical => (builder.lexical_names(), builder.token_names()),
     };
     if let Some(out) = &args.names {
-        let mut table = String::new();
-        for (i, n) in names.iter().chain(token_names).enumerate() {
-            table.push_str(&format!("{}\t{n}\n", i + 1));
-        }
+        let table: String = names.iter().chain(token_names).enumerate().map(|(i, n)| format!("{}\t{n}\n", i + 1)).collect();
         write_atomic(out, table.as_bytes()).with_context(|| format!("{}: cannot write", out.display()))?;
     }
-    let opts = args.input.load_options();
-    let batch = args.input.batch()?;
-    if !batch.warcs.is_empty() {
-        anyhow::bail!("parcels features: reads page files, not web archives ({})", batch.warcs[0].display());
-    }
-    let header = {
-        let mut h = String::from("path\tblock");
-        for n in names {
-            h.push('\t');
-            h.push_str(&output::tsv_field(n));
-        }
-        h.push_str("\ttokens\n");
-        h
-    };
-    let repeated = (args.format == Format::Tsv).then_some(header.as_str());
+    // The block table without its `path` column, which `prefix_lines` adds.
+    let header: String =
+        std::iter::once("block".to_string()).chain(names.iter().map(|n| output::tsv_field(n))).chain(["tokens".to_string()]).collect::<Vec<_>>().join("\t");
+    let repeated = (args.format == Format::Tsv).then_some(TSV_PATH_HEADER);
     let naming = super::Naming::records(args.format);
     let url = batch.url.as_deref();
     super::print_batch_dedup(&batch.pages, naming, repeated, |_, page_path| {
-        let page = batch.load(page_path, &opts)?;
+        let page = batch.load(page_path, opts)?;
         let division = divider.divide(&page);
         let views = builder.build(&page, &division)?;
         super::print_warnings(&views.warnings);
-        let m: &FeatureMatrix = match args.view {
+        let m = match args.view {
             ViewName::Stylistic => &views.stylistic,
             ViewName::Lexical => &views.lexical,
+        };
+        let tokens = |b: usize| {
+            let (cols, weights) = m.tokens().row(b);
+            cols.iter().zip(weights).map(|(&c, &w)| (m.token_names()[c].as_str(), w)).collect::<Vec<_>>()
         };
         let shown = page_path.display().to_string();
         Ok(match args.format {
             Format::Tsv => {
-                let mut out = header.clone();
+                let mut table = format!("{header}\n");
                 for (b, row) in m.numeric().rows().into_iter().enumerate() {
-                    out.push_str(&output::tsv_field(&shown));
-                    out.push_str(&format!("\t{b}"));
-                    for v in row {
-                        out.push_str(&format!("\t{v}"));
-                    }
-                    let (cols, weights) = m.tokens().row(b);
-                    let pairs: Vec<String> = cols.iter().zip(weights).map(|(&c, w)| format!("{}:{w}", m.token_names()[c])).collect();
-                    out.push('\t');
-                    out.push_str(&output::tsv_field(&pairs.join(" ")));
-                    out.push('\n');
+                    let values: String = row.iter().map(|v| format!("\t{v}")).collect();
+                    let pairs: Vec<String> = tokens(b).iter().map(|(t, w)| format!("{t}:{w}")).collect();
+                    table.push_str(&format!("{b}{values}\t{}\n", output::tsv_field(&pairs.join(" "))));
                 }
-                out
+                prefix_lines(&table, &shown)
             }
             _ => {
                 // In column order, as `parcels features` prints a view without a config.
-                let blocks: Vec<parcels::lexical::NamedRow> = (0..m.n_rows())
+                let blocks: Vec<NamedRow> = (0..m.n_rows())
                     .map(|b| {
                         let numeric = m.numeric_names().iter().map(String::as_str).zip(m.numeric().row(b).iter().copied()).collect();
-                        let (cols, weights) = m.tokens().row(b);
-                        let tokens = cols.iter().zip(weights).map(|(&c, &w)| (m.token_names()[c].as_str(), w)).collect();
-                        parcels::lexical::NamedRow { block: b, numeric: NamedValues(numeric), tokens: NamedValues(tokens) }
+                        NamedRow { block: b, numeric: NamedValues(numeric), tokens: NamedValues(tokens(b)) }
                     })
                     .collect();
                 output::with_fields(

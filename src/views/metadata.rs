@@ -226,12 +226,13 @@ fn parse_json_ld(text: &str) -> Option<Value> {
 }
 
 /// The JSON-LD objects of a page by their `@id`: the first object with that `@id` and anything
-/// else in it (a bare `{"@id": …}` is a reference, not a definition).
+/// else in it (a bare `{"@id": …}` is a reference, not a definition). Borrowed from the parsed
+/// scripts, so nothing is copied.
 #[derive(Default)]
-struct Ids(HashMap<String, Value>);
+struct Ids<'v>(HashMap<&'v str, &'v Value>);
 
-impl Ids {
-    fn collect(&mut self, value: &Value, depth: usize) {
+impl<'v> Ids<'v> {
+    fn collect(&mut self, value: &'v Value, depth: usize) {
         if depth > 16 {
             return;
         }
@@ -239,7 +240,7 @@ impl Ids {
             Value::Array(items) => items.iter().for_each(|v| self.collect(v, depth + 1)),
             Value::Object(map) => {
                 if let (Some(Value::String(id)), true) = (map.get("@id"), map.len() > 1) {
-                    self.0.entry(id.clone()).or_insert_with(|| value.clone());
+                    self.0.entry(id.as_str()).or_insert(value);
                 }
                 map.values().for_each(|v| self.collect(v, depth + 1));
             }
@@ -249,10 +250,10 @@ impl Ids {
 
     /// The object a reference names (one step: the definition itself is not followed), or the
     /// value itself.
-    fn resolve<'v>(&'v self, value: &'v Value) -> &'v Value {
+    fn resolve<'a>(&'a self, value: &'a Value) -> &'a Value {
         match value {
             Value::Object(map) if !map.contains_key("name") => match map.get("@id") {
-                Some(Value::String(id)) => self.0.get(id).unwrap_or(value),
+                Some(Value::String(id)) => self.0.get(id.as_str()).copied().unwrap_or(value),
                 _ => value,
             },
             _ => value,

@@ -270,7 +270,7 @@ pub fn prepare(config: &ExperimentConfig, progress: &dyn Progress) -> Result<Pre
     }
     check_groups(config, data.groups(config.evaluation.split))?;
     progress.event(&Event::Stage { fold: None, stage: Stage::LoadingPool });
-    let (pool, pool_blocks) = load_pool(config, &divider, &builder)?;
+    let (pool, pool_blocks) = load_pool(config, &divider, &builder, &data.page_paths, progress)?;
     let pool_pages = pool_blocks.sites.len();
     progress.event(&Event::Loaded { what: Loaded::Pool, pages: pool_pages, blocks: pool.n_rows() });
     Ok(Prepared { divider, builder, scheme, data, pool, pool_pages, pool_blocks, test: None, trainable })
@@ -457,15 +457,40 @@ pub struct PoolBlocks {
 
 /// Loads the unlabelled pool's pages and builds their views (all blocks), with what the seed
 /// papers' systems read of each block.
-pub fn load_pool(config: &ExperimentConfig, divider: &Divider, builder: &ViewBuilder) -> Result<(TwoViews, PoolBlocks), DataError> {
+///
+/// A pool page that is also one of the labelled pages (`labelled`, compared as canonical paths)
+/// is left out of the pool, and [`Event::LeftOutOfPool`] says how many: a pool is drawn from
+/// pages nobody labelled, and a labelled page in it would let a fold's learners self-label a
+/// page of the held-out fold, or see a training page twice. Pools are drawn once and pages are
+/// labelled later (`corpora/tools/select_modern.py`, stage 8), so the manifests stay as drawn.
+pub fn load_pool(
+    config: &ExperimentConfig,
+    divider: &Divider,
+    builder: &ViewBuilder,
+    labelled: &[PathBuf],
+    progress: &dyn Progress,
+) -> Result<(TwoViews, PoolBlocks), DataError> {
     let root = config.path(config.pool.corpora.as_ref().unwrap_or(&config.corpus.corpora)).join(&config.pool.corpus);
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let labelled: std::collections::HashSet<PathBuf> = labelled.iter().map(|p| canonical(p)).collect();
     let mut pages = Vec::new();
     let mut sites = Vec::new();
+    let mut left_out = 0;
     for m in &config.pool.manifests {
         let path = config.path(m);
         let manifest = Manifest::load(&path)?;
-        pages.extend(manifest.entries.iter().map(|e| root.join(&e.page)));
-        sites.extend(manifest.entries.iter().map(|e| e.site.clone().unwrap_or_default()));
+        for e in &manifest.entries {
+            let page = root.join(&e.page);
+            if labelled.contains(&canonical(&page)) {
+                left_out += 1;
+                continue;
+            }
+            pages.push(page);
+            sites.push(e.site.clone().unwrap_or_default());
+        }
+    }
+    if left_out > 0 {
+        progress.event(&Event::LeftOutOfPool { pages: left_out });
     }
     let built: Vec<Result<(TwoViews, Vec<BlockInfo>), DataError>> = pages
         .par_iter()

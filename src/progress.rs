@@ -14,6 +14,8 @@ pub enum Event {
     Stage { fold: Option<usize>, stage: Stage },
     /// Pages were read and their views built.
     Loaded { what: Loaded, pages: usize, blocks: usize },
+    /// Pages of the pool's manifests that are labelled pages too, left out of the pool.
+    LeftOutOfPool { pages: usize },
     /// A co-training round ended (round 0: the learners trained on the labelled blocks only).
     Round { fold: Option<usize>, round: usize, training_blocks: usize },
     /// One planned step is done.
@@ -94,6 +96,7 @@ impl std::fmt::Display for Event {
                 };
                 write!(f, "{pages} {what} pages, {blocks} blocks")
             }
+            Event::LeftOutOfPool { pages } => write!(f, "{pages} pool pages are labelled pages: left out of the pool"),
             Event::Round { fold: n, round, training_blocks } => {
                 write!(f, "{}co-training round {round}: {training_blocks} training blocks", fold(n))
             }

@@ -94,6 +94,28 @@ fn configs_work_from_any_directory() {
     assert!(config.path(&config.corpus.corpora).join("demo").is_dir());
 }
 
+/// Pools are drawn from pages nobody labelled, and pages get labelled later: a pool page that is
+/// also a labelled page is left out of the pool, and the run says so.
+#[test]
+fn a_labelled_page_in_the_pool_is_left_out_of_it() {
+    use parcels::progress::Event;
+    let mut c = demo();
+    let dir = std::env::temp_dir().join(format!("parcels-pool-overlap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = dir.join("pool.tsv");
+    let drawn = std::fs::read_to_string(root().join("corpora/demo/pool.tsv")).unwrap();
+    // One labelled page of the demo corpus, written as the pool manifests write pages.
+    std::fs::write(&manifest, format!("{drawn}pages/coastlinepost-1.html\tcoastlinepost\n")).unwrap();
+    c.pool.manifests = vec![manifest];
+    let events = std::sync::Mutex::new(Vec::new());
+    let prepared = parcels::dataset::prepare(&c, &|e: &Event| events.lock().unwrap().push(e.clone())).unwrap();
+    let drawn_pages = drawn.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).count();
+    assert_eq!(prepared.pool_pages, drawn_pages);
+    assert!(prepared.pool_blocks.sites.iter().all(|s| s != "coastlinepost"));
+    assert!(events.lock().unwrap().contains(&Event::LeftOutOfPool { pages: 1 }));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn more_folds_than_sites_is_an_error_before_any_training() {
     let mut config = demo();

@@ -27,6 +27,12 @@ same other rules (article, import ok, one page per domain not yet taken, no pool
      (undated or older articles of 301-400 blocks, and every article of 401-500 blocks);
   7. (2026-11-28) every longer article (501 text blocks or more, whatever its date): the longest
      pages, mostly mega-menus, comparison tables and reviews.
+After stage 7 every article domain outside the pool is taken. One more stage takes pages *from*
+the pool:
+  8. (2026-11-28) the WCXB article pages of the unlabelled pool (--pool, as drawn by
+     select_pools.py; all passed that script's rules), in a fixed order (seed + 7). A page taken
+     here is labelled, and experiments leave a labelled page out of their pool
+     (src/dataset.rs, `load_pool`), so it is never both.
 So a larger --count keeps every page of a smaller one.
 
   python3 corpora/tools/select_modern.py [--corpora ../shared/corpora] [--count 120]
@@ -77,6 +83,16 @@ for page, domain in (p for stage in stages for p in stage):
         continue
     domains.add(domain)
     chosen.append((page, domain))
+pool_pages = sorted((line.split("\t")[0].strip().removeprefix("wcxb-dev/html/").removesuffix(".html.gz"), line.split("\t")[1].strip())
+                    for line in open(args.pool, encoding="utf-8")
+                    if line.strip() and not line.startswith("#") and line.startswith("wcxb-dev/"))
+random.Random(SEED + len(STAGES)).shuffle(pool_pages)
+for page, domain in pool_pages:
+    if len(chosen) == args.count:
+        break
+    if domain not in domains:
+        domains.add(domain)
+        chosen.append((page, domain))
 
 def write(path, header, items):
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -87,7 +103,8 @@ def write(path, header, items):
 out = ROOT / "corpora" / "parcels-17-modern"
 stage_lines = "".join(
     f"# stage {i + 1}: {lo}-{hi} text blocks, gold date {dated}, seed {SEED + i}, {len(stage)} candidates\n"
-    for i, ((lo, hi, dated), stage) in enumerate(zip(STAGES, stages)))
+    for i, ((lo, hi, dated), stage) in enumerate(zip(STAGES, stages))) + (
+    f"# stage {len(STAGES) + 1}: pages of the unlabelled pool, seed {SEED + len(STAGES)}, {len(pool_pages)} candidates\n")
 write(out / "pages.tsv", "# PARCELS-17 modern set: WCXB dev article pages, one per domain (corpora/tools/select_modern.py)\n" + stage_lines, chosen)
 write(out / "agreement" / "pages.tsv", "# Blind second labelling: the first pages of the draw\n", chosen[:args.agreement])
-print(f"{' + '.join(str(len(s)) for s in stages)} candidates, {len(chosen)} chosen from {len(domains)} domains")
+print(f"{' + '.join(str(len(s)) for s in stages)} + {len(pool_pages)} (pool) candidates, {len(chosen)} chosen from {len(domains)} domains")

@@ -68,6 +68,12 @@ impl Progress for Reporter {
                     bar.set_length(*steps);
                 }
             }
+            // A bar's message is overwritten by the next event; this one must stay on screen.
+            Event::LeftOutOfPool { .. } => {
+                if let Some(bar) = &self.bar {
+                    bar.println(format!("{}: {event}", self.name));
+                }
+            }
             Event::Step => {
                 self.done.fetch_add(1, Ordering::Relaxed);
                 if let Some(bar) = &self.bar {
@@ -83,7 +89,7 @@ impl Progress for Reporter {
             Some(bar) => bar.set_message(format!("{}: {event}", self.name)),
             None => {
                 // Whole-run stages always get a line; per-fold news at most every PLAIN_EVERY.
-                let whole_run = matches!(event, Event::Loaded { .. } | Event::Stage { fold: None, .. } | Event::Cell { .. });
+                let whole_run = matches!(event, Event::Loaded { .. } | Event::LeftOutOfPool { .. } | Event::Stage { fold: None, .. } | Event::Cell { .. });
                 let Ok(mut last) = self.last_line.lock() else { return };
                 if whole_run || last.is_none_or(|t| t.elapsed() >= PLAIN_EVERY) {
                     *last = Some(Instant::now());

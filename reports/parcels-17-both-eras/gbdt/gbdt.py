@@ -23,7 +23,6 @@ a count without labels).
 """
 import argparse
 import collections
-import csv
 import gzip
 import json
 import os
@@ -31,7 +30,8 @@ import sys
 import time
 from pathlib import Path
 
-csv.field_size_limit(10**9)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from score import load_gold  # noqa: E402
 
 
 def stem(path):
@@ -83,10 +83,7 @@ def main():
     def log(*a):
         print(f"[{time.time() - t0:6.0f} s]", *a, file=sys.stderr, flush=True)
 
-    gold = collections.defaultdict(dict)
-    for r in csv.DictReader(open(args.sheet, encoding="utf-8"), delimiter="\t", quoting=csv.QUOTE_NONE):
-        if r["label"] and r["label"] != "-":
-            gold[r["page"]][int(r["block"])] = r["label"]
+    gold = {page: {block: label for block, (label, _) in labels.items()} for page, labels in load_gold(args.sheet).items()}
     opener = gzip.open if args.folds_from.endswith(".gz") else open
     fold = {}
     for line in opener(args.folds_from, "rt", encoding="utf-8"):
@@ -157,7 +154,7 @@ def main():
     classes = sorted({label for g in gold.values() for label in g.values()})
     index = {c: i for i, c in enumerate(classes)}
     y = np.array([index.get(gold.get(p, {}).get(i), -1) for p, i in keys])
-    era = np.array([fold_era(p) for p, _ in keys])
+    era = np.array([era_of(p) for p, _ in keys])
     with open(args.out + ".tmp", "w", encoding="utf-8") as out:
         for k in [int(s) for s in args.folds.split(",")]:
             test = np.array([fold.get(p) == k for p, _ in keys])
@@ -186,7 +183,7 @@ def main():
     os.replace(args.out + ".tmp", args.out)
 
 
-def fold_era(page):
+def era_of(page):
     """1 for the 2008 pages (L3S-GN1 file names are UUIDs), 0 for the modern (WCXB numbers)."""
     return 1 if "-" in page else 0
 

@@ -10,7 +10,9 @@
 //!
 //! Run: `cargo bench --bench boost` (or `python3 benches/peers/boost_peers.py` for all tools).
 //! Environment: `BOOST_BENCH_REPS` (default 5) repetitions, median reported;
-//! `BOOST_BENCH_SAMME` (default 200) SAMME stumps, 0 to skip.
+//! `BOOST_BENCH_SAMME` (default 200) SAMME stumps, 0 to skip; `BOOST_BENCH_TREES` (default
+//! `depth2,4,8`) the tree arms: `depth2` for two-level trees, a number for Hamming trees of that
+//! many tests.
 
 use linfa::ParamGuard;
 use ndarray::{Array1, Array2};
@@ -182,6 +184,36 @@ fn main() {
         model.stumps().len(),
         std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()
     );
+    // Trees per round (the `tree` module): the same rounds, each a two-level tree or a Hamming
+    // tree of up to s tests; the ratio is the fit time per round against the stumps', in this run.
+    let tree_arms = std::env::var("BOOST_BENCH_TREES").unwrap_or_else(|_| "depth2,4,8".into());
+    for arm in tree_arms.split(',').map(str::trim).filter(|a| !a.is_empty()) {
+        let base = AdaBoostMh::params().max_bins(Some(max_bins)).n_rounds(N_ROUNDS).n_classes(Some(N_CLASSES));
+        let (name, p) = match arm {
+            "depth2" => ("two-level trees (depth 2)".to_string(), base.depth(2)),
+            s => match s.parse::<usize>() {
+                Ok(s) => (format!("Hamming trees of {s} tests"), base.splits(s)),
+                Err(_) => {
+                    eprintln!("BOOST_BENCH_TREES: {s:?} is neither depth2 nor a number of tests; skipped");
+                    continue;
+                }
+            },
+        };
+        let Ok(p) = p.check() else {
+            eprintln!("BOOST_BENCH_TREES: {arm:?} is not a valid tree; skipped");
+            continue;
+        };
+        let (fit, tree) = time(reps, || fit_in_pool(&p, &train, 1));
+        let tests: usize = tree.stumps().iter().map(|t| t.nodes().count()).sum();
+        let pred = tree.predict_classes(&test.x).expect("same schema");
+        let tr = accuracy(&tree.predict_classes(&train.x).expect("schema"), &train.y);
+        row(&format!("{name}, 1 thread"), &fit, f64::NAN, peak_mib(), tr, accuracy(&pred, &test.y));
+        println!(
+            "  {} rounds, {tests} tests; fit per round {:.2}× the stumps' (median over {reps})",
+            tree.stumps().len(),
+            (fit.median / tree.stumps().len().max(1) as f64) / (fit1.median / model.stumps().len().max(1) as f64)
+        );
+    }
 
     let mut json = format!(
         "{{\"reps\": {reps}, \"n_train\": {N_TRAIN}, \"n_test\": {N_TEST}, \"max_bins\": {max_bins}, \

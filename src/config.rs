@@ -486,6 +486,12 @@ impl ExperimentConfig {
         self.context.as_ref().map(|c| c.block_columns).unwrap_or_default()
     }
 
+    /// Whether the context stage sees the neighbouring blocks' numeric view columns
+    /// (`[context] neighbour_columns`); false without a stage.
+    pub fn context_neighbour_columns(&self) -> bool {
+        self.context.as_ref().is_some_and(|c| c.neighbour_columns)
+    }
+
     /// How the context stage's answer is combined with the views' (`[context] keep_agreement`,
     /// `choose_from_views`); the default when there is no context stage.
     pub fn context_arbitration(&self) -> crate::context::Arbitration {

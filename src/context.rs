@@ -100,6 +100,15 @@ pub struct ContextConfig {
     /// docs); default none, as models trained before it.
     #[serde(default, skip_serializing_if = "BlockColumns::is_none")]
     pub block_columns: BlockColumns,
+    /// Whether the stage also sees the numeric view columns of the block before and the block
+    /// after it on the page (see the module docs); default false, as models trained before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub neighbour_columns: bool,
+    /// Tests per round of the context learner: 1 (default) adds stumps or the `depth` trees;
+    /// more grows a multi-class Hamming tree each round
+    /// ([`AdaBoostMhParams::splits`](crate::boost::AdaBoostMhParams::splits)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub splits: Option<usize>,
 }
 
 /// Which of a block's own view columns the context stage sees besides the views' probabilities
@@ -153,8 +162,11 @@ pub struct ContextInputs<'a> {
     pub containers: Option<&'a [&'a str]>,
     /// Whether the page-wide columns are built (`page`).
     pub page: bool,
-    /// Which of the block's own view columns follow them ([`with_block_columns`]).
+    /// Which of the block's own view columns follow them ([`with_view_columns`]).
     pub block_columns: BlockColumns,
+    /// Whether the numeric view columns of the blocks before and after follow those
+    /// ([`with_view_columns`]).
+    pub neighbour_columns: bool,
 }
 
 impl ContextConfig {
@@ -336,16 +348,53 @@ fn tree_features(x: &mut Array2<f64>, both: ArrayView2<f64>, rows: std::ops::Ran
     }
 }
 
-/// The context features `x` followed by the block's own view columns that `which` names, taken
-/// from `views` (the same blocks, in the same order): the stylistic ones, then the lexical ones.
-pub fn with_block_columns(mut x: FeatureMatrix, which: BlockColumns, views: &TwoViews) -> Result<FeatureMatrix, crate::matrix::MatrixError> {
-    if which.stylistic() {
+/// The context features `x` followed by the block's own view columns that `inputs` names,
+/// taken from `views` (the same blocks, in the same order, a page's blocks consecutive as
+/// `page_of` says): the stylistic ones, then the lexical ones; then, with
+/// `inputs.neighbour_columns`, the numeric columns of both views for the block before and for
+/// the block after it on its page ([`neighbour_names`]; missing beyond the page's ends).
+pub fn with_view_columns(
+    mut x: FeatureMatrix,
+    inputs: ContextInputs<'_>,
+    views: &TwoViews,
+    page_of: &[usize],
+) -> Result<FeatureMatrix, crate::matrix::MatrixError> {
+    if inputs.block_columns.stylistic() {
         x = x.hstack(&views.stylistic)?;
     }
-    if which.lexical() {
+    if inputs.block_columns.lexical() {
         x = x.hstack(&views.lexical)?;
     }
+    if inputs.neighbour_columns {
+        x = x.hstack(&neighbour_columns(views, page_of)?)?;
+    }
     Ok(x)
+}
+
+/// Names of the neighbour columns for views whose numeric columns are `stylistic` and
+/// `lexical`, in column order: `ctx.prev.` then `ctx.next.` before each of them.
+pub fn neighbour_names(stylistic: &[String], lexical: &[String]) -> Vec<String> {
+    ["prev", "next"].iter().flat_map(|side| stylistic.iter().chain(lexical).map(move |n| format!("ctx.{side}.{n}"))).collect()
+}
+
+/// The numeric columns of both views for the block before and the block after each block on
+/// its page.
+fn neighbour_columns(views: &TwoViews, page_of: &[usize]) -> Result<FeatureMatrix, crate::matrix::MatrixError> {
+    let (s, l) = (views.stylistic.numeric(), views.lexical.numeric());
+    let n = s.nrows();
+    let width = s.ncols() + l.ncols();
+    let mut x = Array2::from_elem((n, 2 * width), f64::NAN);
+    for i in 0..n {
+        let sides = [i.checked_sub(1), Some(i + 1).filter(|&j| j < n)];
+        for (side, j) in sides.into_iter().enumerate() {
+            let Some(j) = j.filter(|&j| page_of.get(j) == page_of.get(i)) else { continue };
+            let at = side * width;
+            x.slice_mut(ndarray::s![i, at..at + s.ncols()]).assign(&s.row(j));
+            x.slice_mut(ndarray::s![i, at + s.ncols()..at + width]).assign(&l.row(j));
+        }
+    }
+    let names = neighbour_names(&views.stylistic.schema().numeric_names, &views.lexical.schema().numeric_names);
+    FeatureMatrix::new(x, names, crate::matrix::SparseRows::empty(n, 0), Vec::new())
 }
 
 /// The two views' class probabilities for every labelled block, each from learners trained on
@@ -462,5 +511,33 @@ mod tests {
         // Page two: a is 0 then 0.5, mean 0.25; it does not see page one.
         assert!((v(3, "ctx.page.a") - 0.25).abs() < 1e-12 && (v(4, "ctx.page.b") - 0.75).abs() < 1e-12);
         assert!((v(4, "ctx.page.blocks") - 3f64.ln()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn neighbour_columns_are_the_blocks_before_and_after_on_the_same_page() {
+        let classes = vec!["a".to_string(), "b".to_string()];
+        let numeric = |values: ndarray::Array2<f64>, prefix: &str| {
+            let names = (0..values.ncols()).map(|j| format!("{prefix}{j}")).collect();
+            FeatureMatrix::new(values.clone(), names, crate::matrix::SparseRows::empty(values.nrows(), 0), Vec::new()).expect("valid")
+        };
+        // Two pages: rows 0–2 and rows 3–4; the stylistic view has two columns, the lexical one.
+        let views = TwoViews {
+            stylistic: numeric(array![[0.0, 10.0], [1.0, 11.0], [2.0, 12.0], [3.0, 13.0], [4.0, 14.0]], "s"),
+            lexical: numeric(array![[100.0], [101.0], [102.0], [103.0], [104.0]], "l"),
+        };
+        let p = ndarray::Array2::from_elem((5, 2), 0.5);
+        let page_of = [0, 0, 0, 1, 1];
+        let inputs = ContextInputs { neighbour_columns: true, ..Default::default() };
+        let x = with_view_columns(features(p.view(), p.view(), &page_of, inputs, &classes), inputs, &views, &page_of).expect("columns");
+        let names = &x.schema().numeric_names;
+        let expected = neighbour_names(&["s0".into(), "s1".into()], &["l0".into()]);
+        assert_eq!(expected, ["ctx.prev.s0", "ctx.prev.s1", "ctx.prev.l0", "ctx.next.s0", "ctx.next.s1", "ctx.next.l0"]);
+        assert_eq!(&names[names.len() - 6..], expected.as_slice());
+        let v = |r: usize, name: &str| x.numeric()[[r, names.iter().position(|n| n == name).expect("column")]];
+        assert_eq!((v(1, "ctx.prev.s1"), v(1, "ctx.prev.l0"), v(1, "ctx.next.s0")), (10.0, 100.0, 2.0));
+        // Neither neighbour crosses a page's end, though the rows follow one another.
+        assert!(v(2, "ctx.next.s0").is_nan() && v(3, "ctx.prev.l0").is_nan());
+        assert_eq!(v(3, "ctx.next.l0"), 104.0);
+        assert!(v(0, "ctx.prev.s0").is_nan() && v(4, "ctx.next.s1").is_nan());
     }
 }

@@ -76,8 +76,12 @@ pub fn validate(model: &TrainedModel, name: &str) -> Result<(), ModelError> {
         let k = classes.len();
         let empty = ndarray::Array2::<f64>::zeros((0, k));
         let block_columns = model.config.context_block_columns();
-        let inputs =
-            crate::context::ContextInputs { containers: model.config.context_structure().then_some(&[][..]), page: model.config.context_page(), block_columns };
+        let inputs = crate::context::ContextInputs {
+            containers: model.config.context_structure().then_some(&[][..]),
+            page: model.config.context_page(),
+            block_columns,
+            neighbour_columns: false,
+        };
         let built = crate::context::features(empty.view(), empty.view(), &[], inputs, &classes);
         let mut expected = Columns { numeric: built.schema().numeric_names.to_vec(), tokens: built.schema().token_names.len() };
         // The block's own view columns follow, as the view learners have them.
@@ -86,6 +90,9 @@ pub fn validate(model: &TrainedModel, name: &str) -> Result<(), ModelError> {
                 expected.numeric.extend(learner.schema().numeric_names.iter().cloned());
                 expected.tokens += learner.schema().token_names.len();
             }
+        }
+        if model.config.context_neighbour_columns() {
+            expected.numeric.extend(crate::context::neighbour_names(&model.stylistic.schema().numeric_names, &model.lexical.schema().numeric_names));
         }
         check_columns("context", context, &expected, "the context features of the scheme's labels").map_err(problem)?;
     }

@@ -233,13 +233,22 @@ fn fit_context(
     let (s, l) = crate::context::cross_fitted_probabilities(params, views, &targets, weights.as_deref(), groups, ctx.folds, seed)?;
     let classes: Vec<String> = scheme.names().map(str::to_string).collect();
     let containers = ctx.structure.then(|| containers_of(data, rows));
-    let inputs = crate::context::ContextInputs { containers: containers.as_deref(), page: ctx.page, block_columns: ctx.block_columns };
+    let inputs = crate::context::ContextInputs {
+        containers: containers.as_deref(),
+        page: ctx.page,
+        block_columns: ctx.block_columns,
+        neighbour_columns: ctx.neighbour_columns,
+    };
     let x = crate::context::features(s.view(), l.view(), &pages, inputs, &classes);
-    let x = crate::context::with_block_columns(x, inputs.block_columns, views)?;
+    let x = crate::context::with_view_columns(x, inputs, views, &pages)?;
     stage(Stage::ContextTraining);
     let params = boost_params(config, &targets, k, ctx.rounds)?;
     let params = match ctx.depth {
         Some(depth) => params.with_depth(depth)?,
+        None => params,
+    };
+    let params = match ctx.splits {
+        Some(splits) => params.with_splits(splits)?,
         None => params,
     };
     let model = params.train_weighted(&x, &targets, weights.as_deref())?;
@@ -353,7 +362,7 @@ pub fn decide(
         }
         Some(context) => {
             let x = crate::context::features(ps.view(), pl.view(), page_of, inputs, classes);
-            let x = crate::context::with_block_columns(x, inputs.block_columns, views)?;
+            let x = crate::context::with_view_columns(x, inputs, views, page_of)?;
             let c = context.predict_with_confidence(&x)?;
             let mut probabilities = to_probabilities(c.scores);
             // A block that takes one view's answer takes its class, confidence and probabilities.

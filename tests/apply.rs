@@ -389,6 +389,8 @@ fn context_stage() -> parcels::context::ContextConfig {
         keep_agreement: false,
         choose_from_views: false,
         block_columns: parcels::context::BlockColumns::None,
+        neighbour_columns: false,
+        splits: None,
     }
 }
 
@@ -450,6 +452,28 @@ fn a_context_stage_that_sees_the_blocks_own_view_columns_saves_loads_and_predict
     assert!(context.numeric_names[0].starts_with("ctx."));
     assert_eq!(context.token_names.len(), stylistic.token_names.len() + lexical.token_names.len());
     assert_same_labels_after_save_and_load(model, "block-columns");
+}
+
+#[test]
+fn a_context_stage_of_hamming_trees_that_sees_the_neighbours_columns_saves_loads_and_predicts_exactly() {
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(parcels::context::ContextConfig { neighbour_columns: true, splits: Some(4), ..context_stage() });
+    let model = train(&config, &parcels::progress::Quiet, None).unwrap();
+    let context = model.context.as_ref().unwrap();
+    let (stylistic, lexical) = (model.stylistic.schema(), model.lexical.schema());
+    // The context columns, then the numeric columns of both views for the block before, then
+    // for the block after.
+    let own: Vec<&String> = stylistic.numeric_names.iter().chain(lexical.numeric_names.iter()).collect();
+    let names = &context.schema().numeric_names;
+    let tail = &names[names.len() - 2 * own.len()..];
+    for (side, half) in ["prev", "next"].iter().zip(tail.chunks(own.len())) {
+        let expected: Vec<String> = own.iter().map(|n| format!("ctx.{side}.{n}")).collect();
+        assert_eq!(half, expected.as_slice());
+    }
+    assert!(context.stumps().iter().all(|t| t.nodes().count() <= 4), "at most 4 tests per round");
+    assert!(context.stumps().iter().any(|t| t.children.is_some()), "the rounds grow trees");
+    assert_same_labels_after_save_and_load(model, "hamming-neighbours");
 }
 
 #[test]

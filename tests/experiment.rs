@@ -233,6 +233,8 @@ fn the_context_stage_is_measured_when_the_config_has_one() {
         keep_agreement: false,
         choose_from_views: false,
         block_columns: parcels::context::BlockColumns::None,
+        neighbour_columns: false,
+        splits: None,
     });
     let results = run(&config, &parcels::progress::Quiet).unwrap();
     for f in &results.folds {

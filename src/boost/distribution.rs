@@ -80,9 +80,10 @@ impl Distribution {
         }
     }
 
-    /// D with every block outside `inside` at weight 0 (not renormalised): the distribution a
-    /// tree's child stump is searched under, so that its Z and confidences count only the
-    /// blocks of its parent's branch.
+    /// D with every block outside `inside` at weight 0 (not renormalised): what a tree node's
+    /// search must agree with (tests compare [`TrainIndex::best_split_in`](super::search::TrainIndex::best_split_in)
+    /// with a search under it).
+    #[cfg(test)]
     pub fn restricted(&self, inside: impl Fn(usize) -> bool) -> Self {
         let s = self.stride;
         let mut d = self.clone();
@@ -99,17 +100,36 @@ impl Distribution {
         d
     }
 
-    /// Total weight (W₊ + W₋ over all classes).
-    pub fn total(&self) -> f64 {
-        let (pos, neg) = self.totals(false);
-        pos.iter().sum::<f64>() + neg.iter().sum::<f64>()
+    /// Per-class W₊ and W₋ of the blocks `i` with `node_of[i] == node` (padded to the
+    /// stride), from the f64 weights then from the f32 copy, summed in block order as
+    /// [`totals`](Self::totals) are: the totals a tree node's search starts from.
+    pub fn node_totals(&self, node_of: &[u16], node: u16) -> [Vec<f64>; 4] {
+        let s = self.stride;
+        let mut t: [Vec<f64>; 4] = std::array::from_fn(|_| vec![0.0; s]);
+        let [pos, neg, pos32, neg32] = &mut t;
+        for (i, _) in node_of.iter().enumerate().filter(|(_, &n)| n == node) {
+            let y = self.labels[i];
+            pos[y] += self.pos[i];
+            pos32[y] += f64::from(self.pos32[i].0);
+            for (a, &w) in neg.iter_mut().zip(&self.neg[i * s..(i + 1) * s]) {
+                *a += w;
+            }
+            for (a, &w) in neg32.iter_mut().zip(&self.neg32[i * s..(i + 1) * s]) {
+                *a += f64::from(w);
+            }
+        }
+        t
     }
 
-    /// W₊ʲˡ and W₋ʲˡ (l < k) for each branch j of a partition given per block.
-    pub fn branch_weights(&self, branches: &[Branch]) -> [(Vec<f64>, Vec<f64>); 3] {
+    /// W₊ʲˡ and W₋ʲˡ (l < k) for each branch j of a partition given per block, over the blocks
+    /// of one tree node (`node_of[i] == node`) or, without one, over all blocks.
+    pub fn branch_weights(&self, branches: &[Branch], node: Option<(&[u16], u16)>) -> [(Vec<f64>, Vec<f64>); 3] {
         let (k, s) = (self.k, self.stride);
         let mut w: [(Vec<f64>, Vec<f64>); 3] = std::array::from_fn(|_| (vec![0.0; s], vec![0.0; s]));
         for (i, &b) in branches.iter().enumerate() {
+            if node.is_some_and(|(node_of, n)| node_of[i] != n) {
+                continue;
+            }
             let (pos, neg) = &mut w[b as usize];
             pos[self.labels[i]] += self.pos[i];
             add_assign(neg, &self.neg[i * s..(i + 1) * s]);
@@ -126,13 +146,13 @@ impl Distribution {
     /// it is not a positive finite number (weights overflowed or vanished).
     pub fn reweight(&mut self, stump: &Stump, branches: &[Branch]) -> Option<f64> {
         let outputs: Vec<&[f64]> = stump.outputs.iter().map(Vec::as_slice).collect();
-        let leaves: Vec<u8> = branches.iter().map(|&b| b as u8).collect();
+        let leaves: Vec<u16> = branches.iter().map(|&b| b as u16).collect();
         self.reweight_leaves(&outputs, &leaves)
     }
 
     /// The reweighting step for any domain partition: block i is in part `leaves[i]`, which
     /// predicts `outputs[leaves[i]]` (a stump's three branches, or a tree's leaves).
-    pub fn reweight_leaves(&mut self, outputs: &[&[f64]], leaves: &[u8]) -> Option<f64> {
+    pub fn reweight_leaves(&mut self, outputs: &[&[f64]], leaves: &[u16]) -> Option<f64> {
         let s = self.stride;
         // exp(±c) once per part and class rather than once per (block, class) pair; padding
         // classes get factor 1 (their weight stays 0).

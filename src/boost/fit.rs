@@ -41,16 +41,27 @@ impl AdaBoostMhValidParams {
                 stop_reason = StopReason::NoUsefulSplit;
                 break;
             }
-            let branches = index.branches(&best);
-            let mut stump = build_stump(&index, &d, &best, &branches, epsilon);
+            let mut fitted_z = best.z;
             // Step 3: D_{t+1}(i,l) = D_t(i,l)·exp(−Y_il·h_t(xᵢ,l)) / Z_t.
-            let reweighted = if self.depth() >= 2 {
-                grow_children(&index, &d, &mut stump, &branches, epsilon).and_then(|leaves| {
-                    let outputs = leaf_outputs(&stump);
-                    d.reweight_leaves(&outputs, &leaves)
-                })
+            let (stump, reweighted) = if self.splits() > 1 {
+                let Some(grown) = super::tree::grow(&index, &d, best, self.splits(), epsilon) else {
+                    stop_reason = StopReason::NoUsefulSplit;
+                    break;
+                };
+                fitted_z = grown.z;
+                let outputs: Vec<&[f64]> = grown.outputs.iter().map(Vec::as_slice).collect();
+                let z = d.reweight_leaves(&outputs, &grown.leaves);
+                (grown.tree, z)
             } else {
-                d.reweight(&stump, &branches)
+                let branches = index.branches(&best);
+                let mut stump = build_stump(&d, &best, &branches, None, &index, epsilon);
+                let z = if self.depth() >= 2 {
+                    let leaves = grow_children(&index, &d, &mut stump, &branches, epsilon);
+                    d.reweight_leaves(&leaf_outputs(&stump), &leaves)
+                } else {
+                    d.reweight(&stump, &branches)
+                };
+                (stump, z)
             };
             let Some(z) = reweighted else {
                 stop_reason = StopReason::NonFiniteWeights;
@@ -58,7 +69,7 @@ impl AdaBoostMhValidParams {
             };
             stumps.push(stump);
             round_z.push(z);
-            if best.z <= PERFECT_Z {
+            if fitted_z <= PERFECT_Z {
                 stop_reason = StopReason::PerfectFit;
                 break;
             }
@@ -124,40 +135,40 @@ impl AdaBoostMhValidParams {
 }
 
 /// Step 2: the chosen partition's confidences c_jl = ½·ln((W₊ʲˡ + ε)/(W₋ʲˡ + ε)) (S&S 1999,
-/// section 4.1, with the smoothing of section 4.2). A branch with no training weight predicts 0.
-fn build_stump(index: &TrainIndex, d: &Distribution, best: &Candidate, branches: &[Branch], epsilon: f64) -> Stump {
-    let weights = d.branch_weights(branches);
+/// section 4.1, with the smoothing of section 4.2), over the blocks of `node` (all blocks
+/// without one). A branch with no training weight predicts 0.
+fn build_stump(d: &Distribution, best: &Candidate, branches: &[Branch], node: Option<(&[u16], u16)>, index: &TrainIndex, epsilon: f64) -> Stump {
+    let weights = d.branch_weights(branches, node);
     let outputs = weights.map(|(pos, neg)| pos.iter().zip(&neg).map(|(&p, &n)| 0.5 * ((p + epsilon) / (n + epsilon)).ln()).collect());
     Stump { test: index.test(best), outputs, children: None }
 }
 
 /// Depth 2: under each branch of `root` holding training weight, the stump minimising Z over
-/// that branch's blocks alone (searched under D restricted to them). Returns each block's leaf
-/// in [`leaf_outputs`]' numbering; `None` if a weight overflowed.
-fn grow_children(index: &TrainIndex, d: &Distribution, root: &mut Stump, branches: &[Branch], epsilon: f64) -> Option<Vec<u8>> {
-    let mut leaves: Vec<u8> = branches.iter().map(|&b| b as u8).collect();
+/// that branch's blocks alone ([`TrainIndex::best_split_in`], which reads only their weights).
+/// Returns each block's leaf in [`leaf_outputs`]' numbering.
+fn grow_children(index: &TrainIndex, d: &Distribution, root: &mut Stump, branches: &[Branch], epsilon: f64) -> Vec<u16> {
+    let node_of: Vec<u16> = branches.iter().map(|&b| b as u16).collect();
+    let mut leaves = node_of.clone();
     let mut children: [Option<Stump>; 3] = Default::default();
     for (j, child) in children.iter_mut().enumerate() {
-        let part = d.restricted(|i| branches[i] as usize == j);
-        let total = part.total();
-        if !total.is_finite() {
-            return None;
-        }
-        if total <= 0.0 {
+        let node = j as u16;
+        let totals = d.node_totals(&node_of, node);
+        let total: f64 = totals[0].iter().chain(&totals[1]).sum();
+        if !(total.is_finite() && total > 0.0) {
             continue;
         }
-        let Some(best) = index.best_split(&part) else { continue };
+        let Some(best) = index.best_split_in(d, &totals, &node_of, node) else { continue };
         let under = index.branches(&best);
-        let stump = build_stump(index, &part, &best, &under, epsilon);
-        for (leaf, (&b, &u)) in leaves.iter_mut().zip(branches.iter().zip(&under)) {
-            if b as usize == j {
-                *leaf = 3 + 3 * j as u8 + u as u8;
+        let stump = build_stump(d, &best, &under, Some((&node_of, node)), index, epsilon);
+        for (leaf, (&b, &u)) in leaves.iter_mut().zip(node_of.iter().zip(&under)) {
+            if b == node {
+                *leaf = 3 + 3 * node + u as u16;
             }
         }
         *child = Some(stump);
     }
     root.children = Some(Box::new(children));
-    Some(leaves)
+    leaves
 }
 
 /// The confidences of each leaf of a tree: the root's three branches (used where a branch has

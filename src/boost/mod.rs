@@ -20,9 +20,12 @@
 //!
 //! With `depth = 2` ([`AdaBoostMhParams::depth`]) each round's stump is grown into a two-level
 //! tree: under each of its parts, the stump minimising Z over that part's blocks alone (D
-//! restricted to them). The tree is still one domain partition, into at most nine parts, with
-//! c_jl set and D reweighted exactly as above, so the invariants below hold for trees too; it
-//! lets a round say "short *and* inside an author box", which a sum of stumps cannot.
+//! restricted to them). With `splits = s` ([`AdaBoostMhParams::splits`]) each round grows a
+//! multi-class Hamming tree of up to s tests best-first (Kégl 2014; the `tree` module). A tree
+//! is still one domain partition with c_jl set and D reweighted exactly as above, so the
+//! invariants below hold for trees too; it lets a round say "short *and* inside an author box",
+//! which a sum of stumps cannot. A node's search reads only its own blocks' weights, so a tree
+//! costs about one stump search per level.
 //!
 //! **Invariants**: D sums to 1 after every round; the product of the round normalisers
 //! ([`AdaBoostMh::round_normalizers`]) equals the training exponential loss and bounds the
@@ -95,11 +98,12 @@ mod model;
 mod params;
 mod search;
 mod stump;
+mod tree;
 
 pub use cv::{choose_rounds_by_cv, folds_by_group, folds_by_group_pinned, rows_outside, RoundsChoice};
 pub use error::BoostError;
 pub use model::{argmax, confidence, probabilities, to_probabilities, AdaBoostMh, BoostPredictions, StagedScores, StopReason, FORMAT_VERSION, MAX_CLASSES};
-pub use params::{AdaBoostMhParams, AdaBoostMhValidParams, DEFAULT_MAX_BINS};
+pub use params::{AdaBoostMhParams, AdaBoostMhValidParams, DEFAULT_MAX_BINS, MAX_SPLITS};
 pub use stump::{Branch, Stump, StumpTest};
 
 #[cfg(test)]

@@ -220,8 +220,13 @@ impl AdaBoostMh {
         }
         let (n_numeric, n_tokens) = (self.schema.numeric_names.len(), self.schema.token_names.len());
         for (t, tree) in self.stumps.iter().enumerate() {
-            if tree.children.as_ref().is_some_and(|c| c.iter().flatten().any(|c| c.children.is_some())) {
-                return invalid(format!("stump {t} is a tree deeper than two levels"));
+            let (levels, tests) = (tree.levels(), tree.nodes().count());
+            if levels > self.params.max_levels() || tests > self.params.max_tests() {
+                return invalid(format!(
+                    "stump {t} is a tree of {tests} tests in {levels} levels; its parameters allow {} in {}",
+                    self.params.max_tests(),
+                    self.params.max_levels()
+                ));
             }
             for stump in tree.nodes() {
                 match stump.test {

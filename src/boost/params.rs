@@ -20,7 +20,14 @@ pub struct AdaBoostMhValidParams {
     /// 1: stumps (absent from saved models, which read as stumps); 2: two-level trees.
     #[serde(default = "stump_depth", skip_serializing_if = "is_stump_depth")]
     depth: usize,
+    /// Tests per round's Hamming tree (1: stumps or the `depth` trees; absent from saved models,
+    /// which read as 1).
+    #[serde(default = "stump_depth", skip_serializing_if = "is_stump_depth")]
+    splits: usize,
 }
+
+/// Most tests a round's tree may have ([`AdaBoostMhParams::splits`]).
+pub const MAX_SPLITS: usize = 64;
 
 fn stump_depth() -> usize {
     1
@@ -61,6 +68,30 @@ impl AdaBoostMhValidParams {
         self.depth
     }
 
+    /// Tests per round's Hamming tree; 1 for stumps (and for `depth = 2` trees).
+    pub fn splits(&self) -> usize {
+        self.splits
+    }
+
+    /// Most tests one round's weak hypothesis has: what a saved model's trees are checked
+    /// against.
+    pub fn max_tests(&self) -> usize {
+        if self.depth >= 2 {
+            4
+        } else {
+            self.splits
+        }
+    }
+
+    /// Most levels of tests one round's weak hypothesis has.
+    pub fn max_levels(&self) -> usize {
+        if self.depth >= 2 {
+            2
+        } else {
+            self.splits
+        }
+    }
+
     /// A copy with a different round count (used by cross-validation and callers that pick
     /// the round count after validation).
     pub fn with_n_rounds(&self, n_rounds: usize) -> Result<Self, BoostError> {
@@ -71,6 +102,12 @@ impl AdaBoostMhValidParams {
     /// views).
     pub fn with_depth(&self, depth: usize) -> Result<Self, BoostError> {
         AdaBoostMhParams(Self { depth, ..self.clone() }).check()
+    }
+
+    /// A copy whose rounds add Hamming trees of up to `splits` tests (the context stage may
+    /// differ from the views).
+    pub fn with_splits(&self, splits: usize) -> Result<Self, BoostError> {
+        AdaBoostMhParams(Self { splits, ..self.clone() }).check()
     }
 
     /// A copy with a fixed number of classes (cross-validation fixes it from all the data so
@@ -95,7 +132,15 @@ impl AdaBoostMhParams {
     /// Defaults: 100 rounds, classes inferred, ε = 1/(n·k), at most 255 thresholds per numeric
     /// feature, no class weights.
     pub fn new() -> Self {
-        Self(AdaBoostMhValidParams { n_rounds: 100, n_classes: None, smoothing: None, max_bins: Some(DEFAULT_MAX_BINS), class_weights: None, depth: 1 })
+        Self(AdaBoostMhValidParams {
+            n_rounds: 100,
+            n_classes: None,
+            smoothing: None,
+            max_bins: Some(DEFAULT_MAX_BINS),
+            class_weights: None,
+            depth: 1,
+            splits: 1,
+        })
     }
 
     /// Number of boosting rounds, each adding one stump (≥ 1). Training may stop earlier; the
@@ -142,6 +187,17 @@ impl AdaBoostMhParams {
         self
     }
 
+    /// Tests of the weak hypothesis each round adds (1 to [`MAX_SPLITS`]; default 1, stumps).
+    /// With more, each round grows a multi-class Hamming tree (Kégl, ICLR 2014): all classes
+    /// share its partition, each leaf votes one confidence per class, and it grows best-first,
+    /// each step splitting the leaf whose best stump (over the leaf's blocks alone) lowers Z
+    /// most. A tree of `s` tests has up to 2·s + 1 leaves (numeric tests also part off missing
+    /// values) and costs about as many stump searches as it is deep. Exclusive with `depth = 2`.
+    pub fn splits(mut self, splits: usize) -> Self {
+        self.0.splits = splits;
+        self
+    }
+
     /// Cost-sensitive boosting: the initial weight of every (block, class) pair is multiplied
     /// by the weight of the block's true class, so rare classes can count more. One finite
     /// positive weight per class; `None` (default) treats classes alike.
@@ -172,6 +228,12 @@ impl ParamGuard for AdaBoostMhParams {
         }
         if !(1..=2).contains(&p.depth) {
             return Err(invalid("depth", p.depth.to_string(), "must be 1 (stumps) or 2 (two-level trees)"));
+        }
+        if !(1..=MAX_SPLITS).contains(&p.splits) {
+            return Err(invalid("splits", p.splits.to_string(), "must be from 1 (stumps) to 64"));
+        }
+        if p.splits > 1 && p.depth > 1 {
+            return Err(invalid("splits", p.splits.to_string(), "Hamming trees (splits > 1) and two-level trees (depth = 2) exclude each other"));
         }
         if let Some(b) = p.max_bins.filter(|&b| b < 2) {
             return Err(invalid("max_bins", b.to_string(), "must be at least 2"));
@@ -207,6 +269,9 @@ mod tests {
             AdaBoostMhParams::new().max_bins(Some(1)),
             AdaBoostMhParams::new().depth(0),
             AdaBoostMhParams::new().depth(3),
+            AdaBoostMhParams::new().splits(0),
+            AdaBoostMhParams::new().splits(MAX_SPLITS + 1),
+            AdaBoostMhParams::new().splits(3).depth(2),
             AdaBoostMhParams::new().class_weights(Some(vec![1.0, -1.0])),
         ];
         for p in bad {

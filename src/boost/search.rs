@@ -79,10 +79,24 @@ impl TrainIndex {
     /// belong to the minimum are then evaluated in f64, and the smallest f64 Z wins (ties:
     /// lowest feature, then lowest bin), which is the choice an all-f64 search makes.
     pub fn best_split(&self, d: &Distribution) -> Option<Candidate> {
-        let (tot_pos, tot_neg) = d.totals(false);
-        let (tot_pos32, tot_neg32) = d.totals(true);
+        let ((tot_pos, tot_neg), (tot_pos32, tot_neg32)) = (d.totals(false), d.totals(true));
+        self.search(d, [tot_pos, tot_neg, tot_pos32, tot_neg32], None)
+    }
+
+    /// The candidate with the smallest Z over the blocks of one node of a tree alone: the
+    /// blocks `i` with `node_of[i] == node`, whose per-class totals are `totals` (W₊, W₋ from
+    /// the f64 weights, then from the f32 copy; see [`Distribution::node_totals`]). The same
+    /// choice as [`best_split`](Self::best_split) under D restricted to the node (zero
+    /// elsewhere), without reading the weights of the other blocks: a tree's nodes below the
+    /// root cost what their blocks cost.
+    pub fn best_split_in(&self, d: &Distribution, totals: &[Vec<f64>; 4], node_of: &[u16], node: u16) -> Option<Candidate> {
+        let [a, b, c, e] = totals;
+        self.search(d, [a, b, c, e], Some(Node { node_of, node }))
+    }
+
+    fn search(&self, d: &Distribution, [tot_pos, tot_neg, tot_pos32, tot_neg32]: [&[f64]; 4], node: Option<Node>) -> Option<Candidate> {
         let avx2 = has_avx2();
-        let search = FeatureSearch { index: self, d, tot_pos, tot_neg, tot_pos32, tot_neg32, avx2 };
+        let search = FeatureSearch { index: self, d, tot_pos, tot_neg, tot_pos32, tot_neg32, avx2, node };
         let screen = |features: &[usize]| -> Vec<Screened> {
             features
                 .par_iter()
@@ -97,12 +111,12 @@ impl TrainIndex {
         let (numeric, tokens) = self.searched.split_at(self.searched.partition_point(|&f| f < n_numeric));
         let mut screened = screen(numeric);
         let ceiling = screen_bound(screened.iter().map(|c| c.s).fold(f64::INFINITY, f64::min)) + TokenBound::SLACK;
-        let bound = TokenBound::new(tot_pos, tot_neg, d);
+        let bound = TokenBound::new(tot_pos, tot_neg, d, node);
         let kept: Vec<usize> = tokens
             .iter()
             .copied()
             .filter(|&f| {
-                let lower = bound.lower(&self.tokens[f - n_numeric]);
+                let lower = bound.lower(&self.tokens[f - n_numeric], node);
                 lower.is_nan() || lower <= ceiling
             })
             .collect();
@@ -184,21 +198,27 @@ impl TokenBound {
     /// screening stage's absolute margin, times 4 (the factor 2 of Z, and room).
     const SLACK: f64 = 4.0 * SCREEN_ABSOLUTE;
 
-    fn new(tot_pos: &[f64], tot_neg: &[f64], d: &Distribution) -> Self {
+    fn new(tot_pos: &[f64], tot_neg: &[f64], d: &Distribution, node: Option<Node>) -> Self {
         let unsplit = tot_pos.iter().zip(tot_neg).map(|(a, b)| (a * b).sqrt()).sum();
         let ratio = |num: f64, den: f64| if num > 0.0 && den > 0.0 { (num / den).sqrt() } else { 0.0 };
         let pos_factor: Vec<f64> = tot_pos.iter().zip(tot_neg).map(|(&a, &b)| ratio(b, a)).collect();
         let neg_factor: Vec<f64> = tot_pos.iter().zip(tot_neg).map(|(&a, &b)| ratio(a, b)).collect();
         let s = d.stride;
         let block = (0..d.labels.len())
-            .map(|i| d.pos[i] * pos_factor[d.labels[i]] + d.neg[i * s..(i + 1) * s].iter().zip(&neg_factor).map(|(w, f)| w * f).sum::<f64>())
+            .map(|i| {
+                if !Node::holds(node, i) {
+                    return 0.0;
+                }
+                d.pos[i] * pos_factor[d.labels[i]] + d.neg[i * s..(i + 1) * s].iter().zip(&neg_factor).map(|(w, f)| w * f).sum::<f64>()
+            })
             .collect();
         Self { unsplit, block }
     }
 
-    /// The bound for the split on the blocks `rows`.
-    fn lower(&self, rows: &[u32]) -> f64 {
-        let moved: f64 = rows.iter().map(|&r| self.block[r as usize]).sum();
+    /// The bound for the split on the blocks `rows` (those of them in `node`; the others have
+    /// c_i = 0).
+    fn lower(&self, rows: &[u32], node: Option<Node>) -> f64 {
+        let moved: f64 = rows.iter().filter(|&&r| Node::holds(node, r as usize)).map(|&r| self.block[r as usize]).sum();
         2.0 * (self.unsplit - moved)
     }
 }
@@ -253,6 +273,23 @@ struct FeatureSearch<'a> {
     tot_pos32: &'a [f64],
     tot_neg32: &'a [f64],
     avx2: bool,
+    /// The tree node searched, if not all blocks.
+    node: Option<Node<'a>>,
+}
+
+/// The blocks of one node of a tree being grown: block `i` is in it when `node_of[i] == node`.
+#[derive(Clone, Copy)]
+pub(crate) struct Node<'a> {
+    pub node_of: &'a [u16],
+    pub node: u16,
+}
+
+impl Node<'_> {
+    /// Whether block `i` counts: every block without a node, the node's own with one.
+    #[inline(always)]
+    fn holds(node: Option<Node>, i: usize) -> bool {
+        node.is_none_or(|n| n.node_of[i] == n.node)
+    }
 }
 
 /// Where per-class W₋ (and W₊) are read from: the f64 weights or their f32 copy.
@@ -355,9 +392,13 @@ impl FeatureSearch<'_> {
         let s = d.stride;
         pos.fill(0.0);
         neg.fill(0.0);
+        let node = self.node;
         if C == 0 {
             for &r in rows {
                 let i = r as usize;
+                if !Node::holds(node, i) {
+                    continue;
+                }
                 let (w, y) = W::positive(d, i);
                 pos[y] += w;
                 for (a, w) in neg.iter_mut().zip(&weights[i * s..(i + 1) * s]) {
@@ -369,6 +410,9 @@ impl FeatureSearch<'_> {
         let mut acc = [[0.0f64; LANES]; C];
         for &r in rows {
             let i = r as usize;
+            if !Node::holds(node, i) {
+                continue;
+            }
             let (w, y) = W::positive(d, i);
             pos[y] += w;
             let row = &weights[i * s..i * s + C * LANES];
@@ -480,9 +524,13 @@ impl FeatureSearch<'_> {
             }
         }
         // Adds blocks to a side: W₊ in `side_pos`, W₋ in registers.
+        let node = self.node;
         let add_rows = |rows: &[u32], side_pos: &mut [f64], side_neg: &mut [[f64; LANES]; C]| {
             for &r in rows {
                 let i = r as usize;
+                if !Node::holds(node, i) {
+                    continue;
+                }
                 let (w, y) = d.pos32[i];
                 side_pos[y as usize] += f64::from(w);
                 let row = &d.neg32[i * s..i * s + C * LANES];
@@ -618,7 +666,7 @@ mod tests {
                 tot_pos[d.labels[i]] += d.pos[i];
                 add_assign(&mut tot_neg, &d.neg[i * s..(i + 1) * s]);
             }
-            let bound = TokenBound::new(&tot_pos, &tot_neg, &d);
+            let bound = TokenBound::new(&tot_pos, &tot_neg, &d, None);
             for _ in 0..40 {
                 let rows: Vec<u32> = (0..m as u32).filter(|_| rng.gen_bool(0.1)).collect();
                 let (mut pos, mut neg) = (vec![0.0; s], vec![0.0; s]);
@@ -628,7 +676,7 @@ mod tests {
                     add_assign(&mut neg, &d.neg[i * s..(i + 1) * s]);
                 }
                 let z = 2.0 * split_z(&pos, &neg, &tot_pos, &tot_neg);
-                let lower = bound.lower(&rows);
+                let lower = bound.lower(&rows, None);
                 assert!(lower <= z + 1e-12, "seed {seed}: bound {lower} above Z {z} for {rows:?}");
             }
         }

@@ -1,9 +1,9 @@
 //! Confidence-rated decision stumps: a one-feature test splitting blocks into at most three
 //! parts, each predicting one real confidence per class (Schapire & Singer 1999, section 4:
 //! "domain-partitioning" weak hypotheses). A stump may carry a stump under each of its parts
-//! (`children`): a two-level tree, still one domain partition (into at most nine parts) with
-//! one confidence per part and class, so everything S&S prove of domain-partitioning
-//! hypotheses holds for it (see `AdaBoostMhParams::depth`).
+//! (`children`), and they theirs: a tree, still one domain partition with one confidence per
+//! part and class, so everything S&S prove of domain-partitioning hypotheses holds for it (see
+//! `AdaBoostMhParams::depth` and `AdaBoostMhParams::splits`).
 
 use crate::matrix::FeatureMatrix;
 use serde::{Deserialize, Serialize};
@@ -35,9 +35,9 @@ pub struct Stump {
     /// [`Branch::Missing`] (all zeros for token tests and for features never missing in
     /// training, i.e. the stump abstains).
     pub outputs: [Vec<f64>; 3],
-    /// For a two-level tree (`depth = 2`), the stump that splits the blocks of each branch
-    /// further; a branch without one is a leaf predicting `outputs[branch]`. Children have no
-    /// children. Absent from stump models, whose JSON is unchanged by this field.
+    /// For a tree (`depth = 2`, `splits` > 1), the stump that splits the blocks of each branch
+    /// further; a branch without one is a leaf predicting `outputs[branch]`. Absent from stump
+    /// models, whose JSON is unchanged by this field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub children: Option<Box<[Option<Stump>; 3]>>,
 }
@@ -82,37 +82,50 @@ impl Stump {
         self.children.as_ref().and_then(|c| c[b as usize].as_ref())
     }
 
-    /// This stump and its children, if any.
+    /// This stump and every stump under it, parents before children.
     pub fn nodes(&self) -> impl Iterator<Item = &Stump> {
-        std::iter::once(self).chain(self.children.iter().flat_map(|c| c.iter().flatten()))
+        let mut out = vec![self];
+        let mut at = 0;
+        while let Some(node) = out.get(at).copied() {
+            out.extend(node.children.iter().flat_map(|c| c.iter().flatten()));
+            at += 1;
+        }
+        out.into_iter()
     }
 
-    /// The branch every block of `x` takes (the fast paths of [`Stump::add_to`]).
-    fn branches(&self, x: &FeatureMatrix, present: &TokenRows) -> Vec<Branch> {
+    /// Levels of tests: 1 for a stump, 2 for a stump with children, and so on.
+    pub fn levels(&self) -> usize {
+        1 + self.children.iter().flat_map(|c| c.iter().flatten()).map(Stump::levels).max().unwrap_or(0)
+    }
+
+    /// The branch block `row` takes, reading a token test's blocks from `present`.
+    fn branch_with(&self, x: &FeatureMatrix, present: &TokenRows, row: usize) -> Branch {
         match self.test {
-            StumpTest::AtMost { column, threshold } if column < x.n_numeric() => x
-                .numeric()
-                .column(column)
-                .iter()
-                .map(|&v| {
-                    if v.is_nan() {
-                        Branch::Missing
-                    } else if v <= threshold {
-                        Branch::True
-                    } else {
-                        Branch::False
-                    }
-                })
-                .collect(),
-            StumpTest::AtMost { .. } => vec![Branch::Missing; x.n_rows()],
             StumpTest::Present { column } => {
-                let mut out = vec![Branch::False; x.n_rows()];
-                for &r in present.rows(column) {
-                    if let Some(b) = out.get_mut(r as usize) {
-                        *b = Branch::True;
+                if present.rows(column).binary_search(&(row as u32)).is_ok() {
+                    Branch::True
+                } else {
+                    Branch::False
+                }
+            }
+            StumpTest::AtMost { .. } => self.branch(x, row),
+        }
+    }
+
+    /// Adds to the scores of blocks `rows` the output of the leaf each reaches under this node.
+    fn add_leaves_to(&self, x: &FeatureMatrix, present: &TokenRows, rows: &[usize], scores: &mut ndarray::Array2<f64>) {
+        let mut parts: [Vec<usize>; 3] = Default::default();
+        for &row in rows {
+            parts[self.branch_with(x, present, row) as usize].push(row);
+        }
+        for (b, part) in parts.iter().enumerate() {
+            match self.children.as_ref().and_then(|c| c[b].as_ref()) {
+                Some(child) => child.add_leaves_to(x, present, part, scores),
+                None => {
+                    for &row in part {
+                        add(scores.row_mut(row).iter_mut(), &self.outputs[b]);
                     }
                 }
-                out
             }
         }
     }
@@ -124,18 +137,10 @@ impl Stump {
     /// searching every block's row. Each score receives the same additions in the same order as
     /// through [`Stump::output`], so the sums are bit-identical.
     pub(crate) fn add_to(&self, x: &FeatureMatrix, present: &TokenRows, scores: &mut ndarray::Array2<f64>) {
-        if let Some(children) = &self.children {
-            // A tree: each block's root branch, then its branch under that branch's child.
-            let root = self.branches(x, present);
-            let under: Vec<Option<Vec<Branch>>> = children.iter().map(|c| c.as_ref().map(|c| c.branches(x, present))).collect();
-            for (row, mut s) in scores.outer_iter_mut().enumerate() {
-                let b = root[row] as usize;
-                let out = match (&children[b], &under[b]) {
-                    (Some(child), Some(branches)) => &child.outputs[branches[row] as usize],
-                    _ => &self.outputs[b],
-                };
-                add(s.iter_mut(), out);
-            }
+        if self.children.is_some() {
+            // A tree: the blocks are parted node by node down to their leaves.
+            let rows: Vec<usize> = (0..x.n_rows().min(scores.nrows())).collect();
+            self.add_leaves_to(x, present, &rows, scores);
             return;
         }
         let k = scores.ncols();

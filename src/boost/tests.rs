@@ -638,3 +638,119 @@ fn a_tree_deeper_than_two_levels_is_rejected_on_load() {
     let json = model.to_json().expect("serialises");
     assert!(matches!(AdaBoostMh::from_json(&json), Err(BoostError::InvalidModel { .. })));
 }
+
+fn hamming(n_rounds: usize, splits: usize) -> AdaBoostMhValidParams {
+    AdaBoostMhParams::new().n_rounds(n_rounds).max_bins(None).splits(splits).check().expect("valid params")
+}
+
+/// A tree node's search reads only its own blocks' weights, yet picks what a search of all
+/// blocks under D restricted to the node (zero elsewhere) picks, bit for bit: nodes of every
+/// size, under the uneven distributions of later rounds.
+#[test]
+fn a_node_search_is_the_search_under_d_restricted_to_the_node() {
+    use super::distribution::Distribution;
+    use super::search::TrainIndex;
+    for seed in 0..12u64 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let k = [3, 5, 17][seed as usize % 3];
+        let (x, y) = random_data(100 + seed, 150, k);
+        let labels: Vec<usize> = y.iter().map(|&l| l % k).collect();
+        let weights: Vec<f64> = (0..150).map(|_| 10f64.powf(rng.gen_range(-3.0..0.0))).collect();
+        let total: f64 = weights.iter().sum::<f64>() * k as f64;
+        let d = Distribution::new(&labels, k, &weights.iter().map(|w| w / total).collect::<Vec<_>>());
+        let index = TrainIndex::new(&x, None);
+        let node_of: Vec<u16> = (0..150).map(|_| rng.gen_range(0..4)).collect();
+        for node in 0..4u16 {
+            let restricted = d.restricted(|i| node_of[i] == node);
+            let expected = index.best_split(&restricted);
+            let got = index.best_split_in(&d, &d.node_totals(&node_of, node), &node_of, node);
+            assert_eq!(got.map(|c| (c.z.to_bits(), c.feature, c.bin)), expected.map(|c| (c.z.to_bits(), c.feature, c.bin)), "seed {seed}, node {node}");
+        }
+    }
+}
+
+#[test]
+fn hamming_trees_fit_xor_in_one_round() {
+    let (x, y) = xor_data();
+    let model = hamming(1, 3).train(&x, &y).expect("trains");
+    let errors = model.predict_classes(&x).expect("schema").iter().zip(&y).filter(|(p, t)| p != t).count();
+    assert_eq!(errors, 0, "one tree of three tests separates XOR");
+    let tree = &model.stumps()[0];
+    assert!(tree.nodes().count() <= 3 && tree.levels() == 2, "{} tests in {} levels", tree.nodes().count(), tree.levels());
+}
+
+#[test]
+fn hamming_trees_keep_the_boosting_invariants() {
+    let (x, y) = random_data(41, 200, 4);
+    for splits in [2, 5, 9] {
+        let model = hamming(12, splits).train(&x, &y).expect("trains");
+        assert!(model.stumps().iter().all(|t| t.nodes().count() <= splits), "at most {splits} tests per tree");
+        assert!(model.stumps().iter().any(|t| t.nodes().count() > 1), "some round grows a tree");
+        // The normalisers multiply to the exponential loss of the summed leaf outputs.
+        let product: f64 = model.round_normalizers().iter().product();
+        let f = model.decision_function(&x).expect("schema");
+        let loss: f64 = f
+            .rows()
+            .into_iter()
+            .zip(&y)
+            .map(|(row, &yi)| row.iter().enumerate().map(|(l, &fl)| (if l == yi { -fl } else { fl }).exp()).sum::<f64>())
+            .sum::<f64>()
+            / (200.0 * 4.0);
+        assert!((loss - product).abs() < 1e-9 * product, "splits {splits}: {loss} vs {product}");
+        // Scores are the leaves' outputs, summed block by block, bit for bit.
+        for row in 0..x.n_rows() {
+            let mut expected = vec![0.0; 4];
+            for tree in model.stumps() {
+                for (e, o) in expected.iter_mut().zip(tree.output(&x, row)) {
+                    *e += o;
+                }
+            }
+            assert_eq!(f.row(row).to_vec(), expected, "splits {splits}, block {row}");
+        }
+        // Saved and loaded, a tree model predicts bit for bit.
+        let loaded = AdaBoostMh::from_json(&model.to_json().expect("serialises")).expect("loads");
+        assert_eq!(loaded, model);
+        assert_eq!(loaded.decision_function(&x).expect("schema"), f);
+    }
+}
+
+/// Best-first growth: a bigger budget of tests only adds splits to the same tree, each of which
+/// lowers (or keeps) the round's Z, so the first round's normaliser falls with the budget.
+#[test]
+fn more_tests_per_tree_never_raise_the_first_rounds_z() {
+    let (x, y) = random_data(43, 300, 5);
+    let mut last = f64::INFINITY;
+    for splits in 1..=8 {
+        let z = hamming(1, splits).train(&x, &y).expect("trains").round_normalizers()[0];
+        assert!(z <= last + 1e-12, "splits {splits}: Z {z} above {last}");
+        last = z;
+    }
+    let stump = exact(1).train(&x, &y).expect("trains");
+    let tree = hamming(1, 8).train(&x, &y).expect("trains");
+    assert_eq!(tree.stumps()[0].test, stump.stumps()[0].test, "the root is the round's best stump");
+}
+
+#[test]
+fn hamming_trees_are_deterministic_across_thread_counts() {
+    let (x, y) = random_data(47, 160, 5);
+    let params = hamming(10, 6);
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("thread pool");
+    let one = pool(1).install(|| params.train(&x, &y)).expect("trains");
+    let two = pool(2).install(|| params.train(&x, &y)).expect("trains");
+    assert_eq!(one, two);
+}
+
+#[test]
+fn a_tree_with_more_tests_than_its_parameters_allow_is_rejected_on_load() {
+    let (x, y) = random_data(53, 200, 3);
+    let mut model = hamming(3, 4).train(&x, &y).expect("trains");
+    assert!(AdaBoostMh::from_json(&model.to_json().expect("serialises")).is_ok());
+    // Graft the whole first tree under a leaf of itself: more tests than `splits` allows.
+    let graft = model.stumps[0].clone();
+    let root = &mut model.stumps[0];
+    let children = root.children.get_or_insert_with(Default::default);
+    let leaf = children.iter().position(Option::is_none).expect("a tree of 4 tests has a leaf branch under its root");
+    children[leaf] = Some(graft);
+    let json = model.to_json().expect("serialises");
+    assert!(matches!(AdaBoostMh::from_json(&json), Err(BoostError::InvalidModel { .. })));
+}

@@ -10,7 +10,9 @@
 //!
 //! Run: `cargo bench --bench boost` (or `python3 benches/peers/boost_peers.py` for all tools).
 //! Environment: `BOOST_BENCH_REPS` (default 5) repetitions, median reported;
-//! `BOOST_BENCH_SAMME` (default 200) SAMME stumps, 0 to skip; `BOOST_BENCH_TREES` (default
+//! `BOOST_BENCH_SAMME` (default 200) SAMME stumps, 0 to skip; `BOOST_BENCH_TRAIN` (default
+//! 2,000) training blocks, to see the learner where the weights outgrow the cache (the svmlight
+//! files and peers then see that many too); `BOOST_BENCH_TREES` (default
 //! `depth2,4,8`) the tree arms: `depth2` for two-level trees, a number for Hamming trees of that
 //! many tests.
 
@@ -25,6 +27,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
+/// Training blocks by default (`BOOST_BENCH_TRAIN` sets another number).
 const N_TRAIN: usize = 2000;
 const N_TEST: usize = 1000;
 const N_NUMERIC: usize = 100;
@@ -149,13 +152,14 @@ fn main() {
     let reps = env_usize("BOOST_BENCH_REPS", 5);
     let samme_stumps = env_usize("BOOST_BENCH_SAMME", N_ROUNDS);
     let mut rng = StdRng::seed_from_u64(SEED);
-    let train = generate(&mut rng, N_TRAIN);
+    let n_train = env_usize("BOOST_BENCH_TRAIN", N_TRAIN).max(1);
+    let train = generate(&mut rng, n_train);
     let test = generate(&mut rng, N_TEST);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
     std::fs::create_dir_all(&dir).expect("bench data dir");
     write_svmlight(&train, &dir.join("boost_train.svm")).expect("write train");
     write_svmlight(&test, &dir.join("boost_test.svm")).expect("write test");
-    let nnz_share = train.x.tokens().nnz() as f64 / (N_TRAIN * N_TOKENS) as f64;
+    let nnz_share = train.x.tokens().nnz() as f64 / (n_train * N_TOKENS) as f64;
     let mem_data = peak_mib();
 
     let max_bins = env_usize("BOOST_BENCH_MAX_BINS", parcels::boost::DEFAULT_MAX_BINS);
@@ -168,7 +172,7 @@ fn main() {
     let acc = accuracy(&pred, &test.y);
     let train_acc = accuracy(&model.predict_classes(&train.x).expect("schema"), &train.y);
     println!(
-        "data: {N_TRAIN} train / {N_TEST} test blocks, {N_NUMERIC} numeric + {N_TOKENS} token \
+        "data: {n_train} train / {N_TEST} test blocks, {N_NUMERIC} numeric + {N_TOKENS} token \
          features ({:.2}% non-zero), {N_CLASSES} classes, max_bins {max_bins}, {reps} reps",
         100.0 * nnz_share
     );
@@ -216,7 +220,7 @@ fn main() {
     }
 
     let mut json = format!(
-        "{{\"reps\": {reps}, \"n_train\": {N_TRAIN}, \"n_test\": {N_TEST}, \"max_bins\": {max_bins}, \
+        "{{\"reps\": {reps}, \"n_train\": {n_train}, \"n_test\": {N_TEST}, \"max_bins\": {max_bins}, \
          \"mh_fit_1t\": {}, \"mh_fit_1t_min\": {}, \"mh_fit_1t_cpu\": {}, \
          \"mh_fit_2t\": {}, \"mh_fit_2t_min\": {}, \"mh_predict\": {}, \
          \"mh_peak_mib\": {mem_fit}, \"mh_train_acc\": {train_acc}, \"mh_test_acc\": {acc}",

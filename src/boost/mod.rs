@@ -24,8 +24,8 @@
 //! multi-class Hamming tree of up to s tests best-first (Kégl 2014; the `tree` module). A tree
 //! is still one domain partition with c_jl set and D reweighted exactly as above, so the
 //! invariants below hold for trees too; it lets a round say "short *and* inside an author box",
-//! which a sum of stumps cannot. A node's search reads only its own blocks' weights, so a tree
-//! costs about one stump search per level.
+//! which a sum of stumps cannot. A node's search reads only its own blocks' weights (the
+//! `tree` module says what that saves and what it does not).
 //!
 //! **Invariants**: D sums to 1 after every round; the product of the round normalisers
 //! ([`AdaBoostMh::round_normalizers`]) equals the training exponential loss and bounds the

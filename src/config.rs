@@ -541,6 +541,15 @@ impl ExperimentConfig {
         if !(1..=2).contains(&b.depth) || ctx_depth(self).is_some_and(|d| !(1..=2).contains(&d)) {
             return Err(bad("boosting.depth and context.depth must be 1 (stumps) or 2 (two-level trees)".into()));
         }
+        if let Some(splits) = self.context.as_ref().and_then(|c| c.splits) {
+            let max = crate::boost::MAX_SPLITS;
+            if !(1..=max).contains(&splits) {
+                return Err(bad(format!("context.splits = {splits}: must be from 1 (stumps) to {max} tests per tree")));
+            }
+            if splits > 1 && ctx_depth(self).unwrap_or(b.depth) > 1 {
+                return Err(bad(format!("context.splits = {splits} grows Hamming trees, which exclude two-level trees: set context.depth = 1")));
+            }
+        }
         if !(b.word_weight.is_finite() && (0.0..=1.0).contains(&b.word_weight)) {
             return Err(bad(format!("boosting.word_weight = {}: must be between 0 (blocks alike) and 1 (blocks weigh their words)", b.word_weight)));
         }
@@ -747,6 +756,11 @@ mod tests {
         assert_eq!((c.boosting.depth, c.context.and_then(|x| x.depth), c.boosting.class_balance), (2, Some(1), 0.5));
         assert!(err(&["boosting.depth=3"]).contains("must be 1 (stumps) or 2"));
         assert!(err(&["context.rounds=5", "context.depth=0"]).contains("must be 1 (stumps) or 2"));
+        assert!(err(&["context.rounds=5", "context.splits=0"]).contains("context.splits = 0"));
+        assert!(err(&["context.rounds=5", "context.splits=65"]).contains("context.splits = 65"));
+        assert!(err(&["context.rounds=5", "context.splits=4", "context.depth=2"]).contains("exclude two-level trees"));
+        let c = ExperimentConfig::load_with(&path, &sets(&["context.rounds=5", "context.splits=4", "context.neighbour_columns=true"])).unwrap();
+        assert_eq!(c.context.map(|x| (x.splits, x.neighbour_columns)), Some((Some(4), true)));
         let c = ExperimentConfig::load_with(&path, &sets(&["context.rounds=5", "context.structure=true", "context.split=\"site\""])).unwrap();
         assert_eq!(c.context.map(|x| (x.structure, x.split)), Some((true, Split::Site)));
         assert!(err(&["context.rounds=5", "context.split=\"domain\""]).contains("domain"));

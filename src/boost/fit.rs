@@ -139,8 +139,14 @@ impl AdaBoostMhValidParams {
 /// without one). A branch with no training weight predicts 0.
 fn build_stump(d: &Distribution, best: &Candidate, branches: &[Branch], node: Option<(&[u16], u16)>, index: &TrainIndex, epsilon: f64) -> Stump {
     let weights = d.branch_weights(branches, node);
-    let outputs = weights.map(|(pos, neg)| pos.iter().zip(&neg).map(|(&p, &n)| 0.5 * ((p + epsilon) / (n + epsilon)).ln()).collect());
+    let outputs = weights.map(|(pos, neg)| confidences(&pos, &neg, epsilon));
     Stump { test: index.test(best), outputs, children: None }
+}
+
+/// A part's confidences c_l = ½·ln((W₊ˡ + ε)/(W₋ˡ + ε)), one per class of `pos` and `neg`
+/// (S&S 1999, section 4.1, smoothed as in section 4.2): a stump's branches and a tree's leaves.
+pub(super) fn confidences(pos: &[f64], neg: &[f64], epsilon: f64) -> Vec<f64> {
+    pos.iter().zip(neg).map(|(&p, &n)| 0.5 * ((p + epsilon) / (n + epsilon)).ln()).collect()
 }
 
 /// Depth 2: under each branch of `root` holding training weight, the stump minimising Z over

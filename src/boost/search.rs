@@ -90,8 +90,7 @@ impl TrainIndex {
     /// elsewhere), without reading the weights of the other blocks: a tree's nodes below the
     /// root cost what their blocks cost.
     pub fn best_split_in(&self, d: &Distribution, totals: &[Vec<f64>; 4], node_of: &[u16], node: u16) -> Option<Candidate> {
-        let [a, b, c, e] = totals;
-        self.search(d, [a, b, c, e], Some(Node { node_of, node }))
+        self.search(d, totals.each_ref().map(Vec::as_slice), Some(Node { node_of, node }))
     }
 
     fn search(&self, d: &Distribution, [tot_pos, tot_neg, tot_pos32, tot_neg32]: [&[f64]; 4], node: Option<Node>) -> Option<Candidate> {

@@ -59,14 +59,8 @@ pub(super) fn grow(index: &TrainIndex, d: &Distribution, root: Candidate, max_sp
     let mut nodes = vec![Building { totals, best: Some((root, f64::INFINITY)), split: None }];
     for made in 1..=max_splits {
         // The leaf whose split lowers Z most; the lowest id on ties.
-        let Some(j) = (0..nodes.len()).filter(|&j| nodes[j].best.is_some_and(|(_, g)| g > 0.0)).reduce(|a, b| {
-            let gain = |j: usize| nodes[j].best.map_or(f64::NEG_INFINITY, |(_, g)| g);
-            if gain(b) > gain(a) {
-                b
-            } else {
-                a
-            }
-        }) else {
+        let leaf_gains = nodes.iter().enumerate().filter_map(|(j, node)| node.best.map(|(_, gain)| (j, gain)).filter(|&(_, gain)| gain > 0.0));
+        let Some((j, _)) = leaf_gains.reduce(|a, b| if b.1 > a.1 { b } else { a }) else {
             break;
         };
         let Some((c, _)) = nodes[j].best.take() else { break };
@@ -119,9 +113,9 @@ fn unsplit_z(totals: &[Vec<f64>; 4]) -> f64 {
     2.0 * totals[0].iter().zip(&totals[1]).map(|(p, q)| (p * q).sqrt()).sum::<f64>()
 }
 
-/// A part's confidences c_l = ½·ln((W₊ˡ + ε)/(W₋ˡ + ε)), l < k.
+/// A node's confidences per class (l < k), from its totals.
 fn votes(totals: &[Vec<f64>; 4], k: usize, epsilon: f64) -> Vec<f64> {
-    totals[0].iter().zip(&totals[1]).take(k).map(|(p, q)| 0.5 * ((p + epsilon) / (q + epsilon)).ln()).collect()
+    super::fit::confidences(&totals[0][..k], &totals[1][..k], epsilon)
 }
 
 /// The split node `j` and what is under it as a [`Stump`] with children: a branch leading to a

@@ -508,12 +508,7 @@ impl Classifier {
             m.config.context_arbitration(),
             &views,
             &vec![0; views.n_rows()],
-            crate::context::ContextInputs {
-                containers: containers.as_deref(),
-                page: m.config.context_page(),
-                block_columns: m.config.context_block_columns(),
-                neighbour_columns: m.config.context_neighbour_columns(),
-            },
+            m.config.context_inputs(containers.as_deref()),
             &self.classes,
         )
         .map_err(|e| in_page(e.into()))?;

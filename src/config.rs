@@ -492,6 +492,19 @@ impl ExperimentConfig {
         self.context.as_ref().is_some_and(|c| c.neighbour_columns)
     }
 
+    /// What the config's context stage builds its columns from (`[context] page`,
+    /// `block_columns`, `neighbour_columns`), given the blocks' container paths for the
+    /// element-tree columns; all off without a stage. Training, cross-validation and
+    /// extraction build the stage's columns from this one place, so they cannot drift apart.
+    pub fn context_inputs<'a>(&self, containers: Option<&'a [&'a str]>) -> crate::context::ContextInputs<'a> {
+        crate::context::ContextInputs {
+            containers,
+            page: self.context_page(),
+            block_columns: self.context_block_columns(),
+            neighbour_columns: self.context_neighbour_columns(),
+        }
+    }
+
     /// How the context stage's answer is combined with the views' (`[context] keep_agreement`,
     /// `choose_from_views`); the default when there is no context stage.
     pub fn context_arbitration(&self) -> crate::context::Arbitration {

@@ -401,12 +401,7 @@ fn run_fold(
         let test_pages: Vec<usize> = test_rows.iter().map(|&r| held.page_of[r]).collect();
         let classes: Vec<String> = scheme.names().map(str::to_string).collect();
         let containers = config.context_structure().then(|| crate::train::containers_of(held, test_rows));
-        let inputs = crate::context::ContextInputs {
-            containers: containers.as_deref(),
-            page: config.context_page(),
-            block_columns: config.context_block_columns(),
-            neighbour_columns: config.context_neighbour_columns(),
-        };
+        let inputs = config.context_inputs(containers.as_deref());
         let decided = fitted.decide(config.context_arbitration(), &test, &test_pages, inputs, &classes).map_err(err)?;
         predictions.insert(CONTEXT.into(), vec![decided.decided.iter().map(|&(c, _, _)| to_report(c)).collect()]);
     }

@@ -76,12 +76,9 @@ pub fn validate(model: &TrainedModel, name: &str) -> Result<(), ModelError> {
         let k = classes.len();
         let empty = ndarray::Array2::<f64>::zeros((0, k));
         let block_columns = model.config.context_block_columns();
-        let inputs = crate::context::ContextInputs {
-            containers: model.config.context_structure().then_some(&[][..]),
-            page: model.config.context_page(),
-            block_columns,
-            neighbour_columns: false,
-        };
+        // The neighbours' columns are checked below, against the views' names.
+        let inputs =
+            crate::context::ContextInputs { neighbour_columns: false, ..model.config.context_inputs(model.config.context_structure().then_some(&[][..])) };
         let built = crate::context::features(empty.view(), empty.view(), &[], inputs, &classes);
         let mut expected = Columns { numeric: built.schema().numeric_names.to_vec(), tokens: built.schema().token_names.len() };
         // The block's own view columns follow, as the view learners have them.

@@ -233,12 +233,7 @@ fn fit_context(
     let (s, l) = crate::context::cross_fitted_probabilities(params, views, &targets, weights.as_deref(), groups, ctx.folds, seed)?;
     let classes: Vec<String> = scheme.names().map(str::to_string).collect();
     let containers = ctx.structure.then(|| containers_of(data, rows));
-    let inputs = crate::context::ContextInputs {
-        containers: containers.as_deref(),
-        page: ctx.page,
-        block_columns: ctx.block_columns,
-        neighbour_columns: ctx.neighbour_columns,
-    };
+    let inputs = config.context_inputs(containers.as_deref());
     let x = crate::context::features(s.view(), l.view(), &pages, inputs, &classes);
     let x = crate::context::with_view_columns(x, inputs, views, &pages)?;
     stage(Stage::ContextTraining);

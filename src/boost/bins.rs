@@ -96,13 +96,40 @@ impl NumericColumn {
             order[*at] = u32::try_from(i).unwrap_or(u32::MAX);
             *at += 1;
         }
-        let largest = (0..=n_bins).max_by(|&a, &b| counts[a].cmp(&counts[b]).then(b.cmp(&a))).unwrap_or(0);
+        let largest = largest_part(&bin_ends, order.len());
         Self { codes, thresholds, order, bin_ends, largest }
     }
 
-    pub(super) fn n_bins(&self) -> usize {
-        self.thresholds.len()
+    /// The column's blocks in sorted order, as the search walks them.
+    pub(super) fn sorted(&self) -> Sorted<'_> {
+        Sorted { order: &self.order, bin_ends: &self.bin_ends, largest: self.largest }
     }
+}
+
+/// Some blocks of a numeric column in its sorted order: all training blocks
+/// ([`NumericColumn::sorted`]) or those of one tree node (`partition` module). Bin b is
+/// `order[bin_ends[b-1]..bin_ends[b]]` (possibly empty in a node) and the missing blocks follow
+/// the last bin end.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Sorted<'a> {
+    pub(super) order: &'a [u32],
+    pub(super) bin_ends: &'a [usize],
+    /// The part with the most of these blocks: a bin, or `n_bins()` for the missing ones (the
+    /// lowest on ties).
+    pub(super) largest: usize,
+}
+
+impl Sorted<'_> {
+    pub(super) fn n_bins(&self) -> usize {
+        self.bin_ends.len()
+    }
+}
+
+/// The part with the most blocks, given the bin ends of blocks sorted by bin with the missing
+/// ones last (`len` in all): a bin, or `bin_ends.len()` for the missing part; the lowest on ties.
+pub(super) fn largest_part(bin_ends: &[usize], len: usize) -> usize {
+    let size = |b: usize| bin_ends.get(b).copied().unwrap_or(len) - if b == 0 { 0 } else { bin_ends[b - 1] };
+    (0..=bin_ends.len()).max_by(|&a, &b| size(a).cmp(&size(b)).then(b.cmp(&a))).unwrap_or(0)
 }
 
 /// Groups distinct values into at most `max_bins` consecutive ranges of roughly equal counts
@@ -159,6 +186,6 @@ mod tests {
         // Bin 0 (-0.0 and 0.0) and bin 1 (3.0) have two blocks each: the lower bin is largest.
         assert_eq!(c.largest, 0);
         let mostly_missing = NumericColumn::new(ndarray::array![f64::NAN, 1.0, f64::NAN, 2.0, f64::NAN].view(), None);
-        assert_eq!(mostly_missing.largest, mostly_missing.n_bins());
+        assert_eq!(mostly_missing.largest, mostly_missing.sorted().n_bins());
     }
 }

@@ -150,20 +150,23 @@ pub(super) fn confidences(pos: &[f64], neg: &[f64], epsilon: f64) -> Vec<f64> {
 }
 
 /// Depth 2: under each branch of `root` holding training weight, the stump minimising Z over
-/// that branch's blocks alone ([`TrainIndex::best_split_in`], which reads only their weights).
+/// that branch's blocks alone ([`TrainIndex::best_split_in`] on the branch's blocks, split from
+/// the whole index by [`TrainIndex::split`]).
 /// Returns each block's leaf in [`leaf_outputs`]' numbering.
 fn grow_children(index: &TrainIndex, d: &Distribution, root: &mut Stump, branches: &[Branch], epsilon: f64) -> Vec<u16> {
     let node_of: Vec<u16> = branches.iter().map(|&b| b as u16).collect();
+    let part_of: Vec<u8> = branches.iter().map(|&b| b as u8).collect();
+    let nodes = index.split(None, &part_of, 3);
     let mut leaves = node_of.clone();
     let mut children: [Option<Stump>; 3] = Default::default();
-    for (j, child) in children.iter_mut().enumerate() {
+    for (j, (child, node_index)) in children.iter_mut().zip(&nodes).enumerate() {
         let node = j as u16;
         let totals = d.node_totals(&node_of, node);
         let total: f64 = totals[0].iter().chain(&totals[1]).sum();
         if !(total.is_finite() && total > 0.0) {
             continue;
         }
-        let Some(best) = index.best_split_in(d, &totals, &node_of, node) else { continue };
+        let Some(best) = index.best_split_in(d, &totals, node_index) else { continue };
         let under = index.branches(&best);
         let stump = build_stump(d, &best, &under, Some((&node_of, node)), index, epsilon);
         for (leaf, (&b, &u)) in leaves.iter_mut().zip(node_of.iter().zip(&under)) {

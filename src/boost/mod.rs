@@ -24,8 +24,8 @@
 //! multi-class Hamming tree of up to s tests best-first (Kégl 2014; the `tree` module). A tree
 //! is still one domain partition with c_jl set and D reweighted exactly as above, so the
 //! invariants below hold for trees too; it lets a round say "short *and* inside an author box",
-//! which a sum of stumps cannot. A node's search reads only its own blocks' weights (the
-//! `tree` module says what that saves and what it does not).
+//! which a sum of stumps cannot. A node's search walks only its own blocks: each split partitions
+//! its parent's sorted orders among its children (the `partition` module).
 //!
 //! **Invariants**: D sums to 1 after every round; the product of the round normalisers
 //! ([`AdaBoostMh::round_normalizers`]) equals the training exponential loss and bounds the
@@ -96,6 +96,7 @@ mod kernels;
 mod linfa_impl;
 mod model;
 mod params;
+mod partition;
 mod search;
 mod stump;
 mod tree;

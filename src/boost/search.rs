@@ -21,9 +21,10 @@
 //! stump does not depend on the number of threads. The kernels are compiled twice, portable and
 //! AVX2 (chosen at run time); both do the same IEEE operations in the same order.
 
-use super::bins::{NumericColumn, MISSING};
+use super::bins::{NumericColumn, Sorted, MISSING};
 use super::distribution::Distribution;
 use super::kernels::*;
+use super::partition::{split_column, split_rows, split_tokens, NodeColumn, NodeIndex};
 use super::stump::{Branch, StumpTest};
 use crate::matrix::FeatureMatrix;
 use rayon::prelude::*;
@@ -41,6 +42,8 @@ pub(crate) struct TrainIndex {
     /// an exhaustive search picks. A vocabulary of tens of thousands of stems has most of them
     /// absent from a training set, or present in the same single block.
     searched: Vec<usize>,
+    /// Per token column, whether `searched` holds it.
+    token_searched: Vec<bool>,
     n_rows: usize,
 }
 
@@ -62,7 +65,11 @@ impl TrainIndex {
             x.numeric().columns().into_iter().collect::<Vec<_>>().into_par_iter().map(|col| NumericColumn::new(col, max_bins)).collect();
         let tokens = x.tokens().column_rows();
         let searched = searched_features(numeric.len(), &tokens);
-        Self { numeric, tokens, searched, n_rows: x.n_rows() }
+        let mut token_searched = vec![false; tokens.len()];
+        for &f in &searched[searched.partition_point(|&f| f < numeric.len())..] {
+            token_searched[f - numeric.len()] = true;
+        }
+        Self { numeric, tokens, searched, token_searched, n_rows: x.n_rows() }
     }
 
     /// Number of features searched each round (see `searched`).
@@ -83,17 +90,60 @@ impl TrainIndex {
         self.search(d, [tot_pos, tot_neg, tot_pos32, tot_neg32], None)
     }
 
-    /// The candidate with the smallest Z over the blocks of one node of a tree alone: the
-    /// blocks `i` with `node_of[i] == node`, whose per-class totals are `totals` (W₊, W₋ from
-    /// the f64 weights, then from the f32 copy; see [`Distribution::node_totals`]). The same
-    /// choice as [`best_split`](Self::best_split) under D restricted to the node (zero
-    /// elsewhere), without reading the weights of the other blocks: a tree's nodes below the
-    /// root cost what their blocks cost.
-    pub fn best_split_in(&self, d: &Distribution, totals: &[Vec<f64>; 4], node_of: &[u16], node: u16) -> Option<Candidate> {
-        self.search(d, totals.each_ref().map(Vec::as_slice), Some(Node { node_of, node }))
+    /// The candidate with the smallest Z over the blocks of one node of a tree alone, whose
+    /// per-class totals are `totals` (W₊, W₋ from the f64 weights, then from the f32 copy; see
+    /// [`Distribution::node_totals`]). The same choice as [`best_split`](Self::best_split)
+    /// under D restricted to the node (zero elsewhere), reading the node's blocks alone: a
+    /// tree's nodes below the root cost what their blocks cost.
+    pub fn best_split_in(&self, d: &Distribution, totals: &[Vec<f64>; 4], node: &NodeIndex) -> Option<Candidate> {
+        self.search(d, totals.each_ref().map(Vec::as_slice), Some(node))
     }
 
-    fn search(&self, d: &Distribution, [tot_pos, tot_neg, tot_pos32, tot_neg32]: [&[f64]; 4], node: Option<Node>) -> Option<Candidate> {
+    /// The blocks of `parent` (all training blocks when `None`) split into `n_parts` tree nodes
+    /// by `part_of[block]` (below `n_parts`; only the parent's blocks are read), each in every
+    /// searched column's order. Costs one walk of the parent's blocks per column.
+    pub fn split(&self, parent: Option<&NodeIndex>, part_of: &[u8], n_parts: usize) -> Vec<NodeIndex> {
+        let every: Vec<u32>;
+        let rows = match parent {
+            Some(p) => &p.rows[..],
+            None => {
+                every = (0..self.n_rows).map(|i| u32::try_from(i).unwrap_or(u32::MAX)).collect();
+                &every[..]
+            }
+        };
+        let rows = split_rows(rows, part_of, n_parts);
+        let sizes: Vec<usize> = rows.iter().map(Vec::len).collect();
+        let numeric = || -> Vec<Vec<NodeColumn>> {
+            (0..self.numeric.len())
+                .into_par_iter()
+                .map(|c| {
+                    let sorted = match parent {
+                        Some(p) => p.numeric[c].sorted(),
+                        None => self.numeric[c].sorted(),
+                    };
+                    split_column(sorted, part_of, &sizes)
+                })
+                .collect()
+        };
+        let tokens = || {
+            let parent_rows = |t: usize| match parent {
+                Some(p) => p.token(t),
+                None => &self.tokens[t][..],
+            };
+            split_tokens(&self.token_searched, parent_rows, part_of, n_parts)
+        };
+        let (mut numeric, tokens) = rayon::join(numeric, tokens);
+        rows.into_iter()
+            .zip(tokens)
+            .enumerate()
+            .map(|(p, (rows, (token_rows, token_ends)))| {
+                let numeric = numeric.iter_mut().map(|parts| std::mem::take(&mut parts[p])).collect();
+                NodeIndex { rows, numeric, token_rows, token_ends }
+            })
+            .collect()
+    }
+
+    fn search(&self, d: &Distribution, [tot_pos, tot_neg, tot_pos32, tot_neg32]: [&[f64]; 4], node: Option<&NodeIndex>) -> Option<Candidate> {
         let avx2 = has_avx2();
         let search = FeatureSearch { index: self, d, tot_pos, tot_neg, tot_pos32, tot_neg32, avx2, node };
         let screen = |features: &[usize]| -> Vec<Screened> {
@@ -110,12 +160,12 @@ impl TrainIndex {
         let (numeric, tokens) = self.searched.split_at(self.searched.partition_point(|&f| f < n_numeric));
         let mut screened = screen(numeric);
         let ceiling = screen_bound(screened.iter().map(|c| c.s).fold(f64::INFINITY, f64::min)) + TokenBound::SLACK;
-        let bound = TokenBound::new(tot_pos, tot_neg, d, node);
+        let bound = TokenBound::new(tot_pos, tot_neg, d, node.map(|n| &n.rows[..]));
         let kept: Vec<usize> = tokens
             .iter()
             .copied()
             .filter(|&f| {
-                let lower = bound.lower(&self.tokens[f - n_numeric], node);
+                let lower = bound.lower(search.token_rows(f));
                 lower.is_nan() || lower <= ceiling
             })
             .collect();
@@ -197,27 +247,30 @@ impl TokenBound {
     /// screening stage's absolute margin, times 4 (the factor 2 of Z, and room).
     const SLACK: f64 = 4.0 * SCREEN_ABSOLUTE;
 
-    fn new(tot_pos: &[f64], tot_neg: &[f64], d: &Distribution, node: Option<Node>) -> Self {
+    /// Over the blocks `rows` (increasing), or all blocks without them.
+    fn new(tot_pos: &[f64], tot_neg: &[f64], d: &Distribution, rows: Option<&[u32]>) -> Self {
         let unsplit = tot_pos.iter().zip(tot_neg).map(|(a, b)| (a * b).sqrt()).sum();
         let ratio = |num: f64, den: f64| if num > 0.0 && den > 0.0 { (num / den).sqrt() } else { 0.0 };
         let pos_factor: Vec<f64> = tot_pos.iter().zip(tot_neg).map(|(&a, &b)| ratio(b, a)).collect();
         let neg_factor: Vec<f64> = tot_pos.iter().zip(tot_neg).map(|(&a, &b)| ratio(a, b)).collect();
         let s = d.stride;
-        let block = (0..d.labels.len())
-            .map(|i| {
-                if !Node::holds(node, i) {
-                    return 0.0;
+        let c = |i: usize| d.pos[i] * pos_factor[d.labels[i]] + d.neg[i * s..(i + 1) * s].iter().zip(&neg_factor).map(|(w, f)| w * f).sum::<f64>();
+        let block = match rows {
+            None => (0..d.labels.len()).map(c).collect(),
+            Some(rows) => {
+                let mut block = vec![0.0; d.labels.len()];
+                for &r in rows {
+                    block[r as usize] = c(r as usize);
                 }
-                d.pos[i] * pos_factor[d.labels[i]] + d.neg[i * s..(i + 1) * s].iter().zip(&neg_factor).map(|(w, f)| w * f).sum::<f64>()
-            })
-            .collect();
+                block
+            }
+        };
         Self { unsplit, block }
     }
 
-    /// The bound for the split on the blocks `rows` (those of them in `node`; the others have
-    /// c_i = 0).
-    fn lower(&self, rows: &[u32], node: Option<Node>) -> f64 {
-        let moved: f64 = rows.iter().filter(|&&r| Node::holds(node, r as usize)).map(|&r| self.block[r as usize]).sum();
+    /// The bound for the split on the blocks `rows` (blocks outside the node have c_i = 0).
+    fn lower(&self, rows: &[u32]) -> f64 {
+        let moved: f64 = rows.iter().map(|&r| self.block[r as usize]).sum();
         2.0 * (self.unsplit - moved)
     }
 }
@@ -273,21 +326,25 @@ struct FeatureSearch<'a> {
     tot_neg32: &'a [f64],
     avx2: bool,
     /// The tree node searched, if not all blocks.
-    node: Option<Node<'a>>,
+    node: Option<&'a NodeIndex>,
 }
 
-/// The blocks of one node of a tree being grown: block `i` is in it when `node_of[i] == node`.
-#[derive(Clone, Copy)]
-pub(crate) struct Node<'a> {
-    pub node_of: &'a [u16],
-    pub node: u16,
-}
+impl<'a> FeatureSearch<'a> {
+    /// Numeric feature `f`'s blocks (the node's, or all) in sorted order; `None` for a token.
+    fn sorted(&self, f: usize) -> Option<Sorted<'a>> {
+        match self.node {
+            Some(node) => node.numeric.get(f).map(NodeColumn::sorted),
+            None => self.index.numeric.get(f).map(NumericColumn::sorted),
+        }
+    }
 
-impl Node<'_> {
-    /// Whether block `i` counts: every block without a node, the node's own with one.
-    #[inline(always)]
-    fn holds(node: Option<Node>, i: usize) -> bool {
-        node.is_none_or(|n| n.node_of[i] == n.node)
+    /// Token feature `f`'s blocks (the node's, or all).
+    fn token_rows(&self, f: usize) -> &'a [u32] {
+        let t = f - self.index.numeric.len();
+        match self.node {
+            Some(node) => node.token(t),
+            None => &self.index.tokens[t],
+        }
     }
 }
 
@@ -364,8 +421,8 @@ impl FeatureSearch<'_> {
 
     #[inline(always)]
     fn stage<const C: usize>(&self, stage: Stage, f: usize, scratch: &mut Scratch) -> Found {
-        let numeric = self.index.numeric.get(f);
-        let tokens = || &self.index.tokens[f - self.index.numeric.len()];
+        let numeric = self.sorted(f);
+        let tokens = || self.token_rows(f);
         match (stage, numeric) {
             (Stage::Screen, Some(col)) => Found { screened: self.numeric_screen::<C>(col, f, scratch), exact: None },
             (Stage::Screen, None) => {
@@ -391,13 +448,9 @@ impl FeatureSearch<'_> {
         let s = d.stride;
         pos.fill(0.0);
         neg.fill(0.0);
-        let node = self.node;
         if C == 0 {
             for &r in rows {
                 let i = r as usize;
-                if !Node::holds(node, i) {
-                    continue;
-                }
                 let (w, y) = W::positive(d, i);
                 pos[y] += w;
                 for (a, w) in neg.iter_mut().zip(&weights[i * s..(i + 1) * s]) {
@@ -409,9 +462,6 @@ impl FeatureSearch<'_> {
         let mut acc = [[0.0f64; LANES]; C];
         for &r in rows {
             let i = r as usize;
-            if !Node::holds(node, i) {
-                continue;
-            }
             let (w, y) = W::positive(d, i);
             pos[y] += w;
             let row = &weights[i * s..i * s + C * LANES];
@@ -442,7 +492,7 @@ impl FeatureSearch<'_> {
     /// `(prefix rows, missing row)` of width 2·stride. The last prefix row is the non-missing
     /// total.
     #[inline(always)]
-    fn numeric_prefix<'s, const C: usize, W: Weight>(&self, col: &NumericColumn, weights: &[W], scratch: &'s mut Scratch) -> (&'s [f64], &'s [f64]) {
+    fn numeric_prefix<'s, const C: usize, W: Weight>(&self, col: Sorted, weights: &[W], scratch: &'s mut Scratch) -> (&'s [f64], &'s [f64]) {
         let s = self.d.stride;
         let n_bins = col.n_bins();
         let width = 2 * s;
@@ -476,7 +526,7 @@ impl FeatureSearch<'_> {
     /// Either way the other side of a cut is a difference from a total of the same f32
     /// weights, whose rounding the screening margin covers. The exact stage sums directly.
     #[inline(always)]
-    fn numeric_screen<const C: usize>(&self, col: &NumericColumn, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
+    fn numeric_screen<const C: usize>(&self, col: Sorted, feature: usize, scratch: &mut Scratch) -> Vec<Screened> {
         let n_bins = col.n_bins();
         if n_bins == 0 {
             return Vec::new();
@@ -497,7 +547,7 @@ impl FeatureSearch<'_> {
     /// Screened Z/2 of every cut (into `narrow`) when the largest part is a bin, with C > 0:
     /// two passes with the running side's per-class sums in registers.
     #[inline(always)]
-    fn screen_around_largest_bin<const C: usize>(&self, col: &NumericColumn, narrow: &mut Vec<f32>, scratch: &mut Scratch) {
+    fn screen_around_largest_bin<const C: usize>(&self, col: Sorted, narrow: &mut Vec<f32>, scratch: &mut Scratch) {
         let d = self.d;
         let s = d.stride;
         let n_bins = col.n_bins();
@@ -523,13 +573,9 @@ impl FeatureSearch<'_> {
             }
         }
         // Adds blocks to a side: W₊ in `side_pos`, W₋ in registers.
-        let node = self.node;
         let add_rows = |rows: &[u32], side_pos: &mut [f64], side_neg: &mut [[f64; LANES]; C]| {
             for &r in rows {
                 let i = r as usize;
-                if !Node::holds(node, i) {
-                    continue;
-                }
                 let (w, y) = d.pos32[i];
                 side_pos[y as usize] += f64::from(w);
                 let row = &d.neg32[i * s..i * s + C * LANES];
@@ -563,7 +609,7 @@ impl FeatureSearch<'_> {
 
     /// Screened Z/2 of every cut (into `narrow`) from per-part sums: every bin and the missing
     /// part summed, except the largest part, which is the totals minus the others.
-    fn screen_from_parts<const C: usize>(&self, col: &NumericColumn, narrow: &mut Vec<f32>, scratch: &mut Scratch) {
+    fn screen_from_parts<const C: usize>(&self, col: Sorted, narrow: &mut Vec<f32>, scratch: &mut Scratch) {
         let (s, width) = (self.d.stride, 2 * self.d.stride);
         let n_bins = col.n_bins();
         let parts = &mut scratch.wide;
@@ -615,7 +661,7 @@ impl FeatureSearch<'_> {
 
     /// f64 Z of the listed cuts of a numeric column; the lowest (lowest bin on ties).
     #[inline(always)]
-    fn numeric_exact<const C: usize>(&self, col: &NumericColumn, feature: usize, bins: &[usize], scratch: &mut Scratch) -> Option<Candidate> {
+    fn numeric_exact<const C: usize>(&self, col: Sorted, feature: usize, bins: &[usize], scratch: &mut Scratch) -> Option<Candidate> {
         let (s, width) = (self.d.stride, 2 * self.d.stride);
         let n_bins = col.n_bins();
         if n_bins == 0 {
@@ -675,7 +721,7 @@ mod tests {
                     add_assign(&mut neg, &d.neg[i * s..(i + 1) * s]);
                 }
                 let z = 2.0 * split_z(&pos, &neg, &tot_pos, &tot_neg);
-                let lower = bound.lower(&rows, None);
+                let lower = bound.lower(&rows);
                 assert!(lower <= z + 1e-12, "seed {seed}: bound {lower} above Z {z} for {rows:?}");
             }
         }

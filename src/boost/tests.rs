@@ -660,10 +660,19 @@ fn a_node_search_is_the_search_under_d_restricted_to_the_node() {
         let d = Distribution::new(&labels, k, &weights.iter().map(|w| w / total).collect::<Vec<_>>());
         let index = TrainIndex::new(&x, None);
         let node_of: Vec<u16> = (0..150).map(|_| rng.gen_range(0..4)).collect();
-        for node in 0..4u16 {
+        let part_of: Vec<u8> = node_of.iter().map(|&n| n as u8).collect();
+        // Nodes split from the whole index, and from a node (blocks of nodes 2 and 3 first
+        // split into one node, then that node into two).
+        let mut nodes = index.split(None, &part_of, 4);
+        let merged: Vec<u8> = part_of.iter().map(|&p| p.min(2)).collect();
+        let parent = index.split(None, &merged, 3).pop().expect("three nodes");
+        let mut again = index.split(Some(&parent), &part_of.iter().map(|&p| p.saturating_sub(2)).collect::<Vec<_>>(), 2);
+        nodes.append(&mut again);
+        for (j, node_index) in nodes.iter().enumerate() {
+            let node = [0, 1, 2, 3, 2, 3][j];
             let restricted = d.restricted(|i| node_of[i] == node);
             let expected = index.best_split(&restricted);
-            let got = index.best_split_in(&d, &d.node_totals(&node_of, node), &node_of, node);
+            let got = index.best_split_in(&d, &d.node_totals(&node_of, node), node_index);
             assert_eq!(got.map(|c| (c.z.to_bits(), c.feature, c.bin)), expected.map(|c| (c.z.to_bits(), c.feature, c.bin)), "seed {seed}, node {node}");
         }
     }

@@ -10,18 +10,13 @@
 //! A stump model adds one column's vote per round, so it cannot say "short *and* after a
 //! title *and* the view calls it navigation": a tree can, in one round.
 //!
-//! Speed: a leaf's split is searched over its own blocks ([`TrainIndex::best_split_in`]),
-//! which skips the weights of every other block, the search's costly reads when the weights
-//! outgrow the cache (blocks × classes × 8 bytes: 20 MB for the 17-label stage). It still walks
-//! every block's index in each column's sorted order and in each token column to find the
-//! node's, so a node costs that walk plus its own blocks' weights. On the boosting benchmark
-//! with 60,000 blocks (`reports/benchmarks/boost.md`) a round of a 4-test tree (10 node
-//! searches) costs 4.7 stump rounds and a `depth = 2` round (4 searches) 2.6; on 2,000 blocks,
-//! whose weights fit the cache, 6.7 and 3.5. Keeping each node's blocks in sorted order per
-//! column (partitioned from the parent's at each split) would make a node cost its blocks
-//! alone; not done.
+//! Speed: a leaf's split is searched over its own blocks alone ([`TrainIndex::best_split_in`]
+//! on the leaf's [`NodeIndex`]): when a leaf is split, its blocks' sorted order in every column
+//! is partitioned among its children ([`TrainIndex::split`], one walk of the leaf's blocks per
+//! column), so the children's searches walk and read the weights of their own blocks only.
 
 use super::distribution::Distribution;
+use super::partition::NodeIndex;
 use super::search::{Candidate, TrainIndex};
 use super::stump::{Stump, StumpTest};
 
@@ -44,6 +39,9 @@ struct Building {
     best: Option<(Candidate, f64)>,
     /// Its test and the node under each branch, once split (a branch with no block has none).
     split: Option<(StumpTest, [Option<u16>; 3])>,
+    /// Its blocks in every column's search order, while it is a leaf that may be split (the
+    /// root has none: its blocks are all the training blocks).
+    index: Option<NodeIndex>,
 }
 
 /// Grows one round's tree of at most `max_splits` tests under D, from the root's split `root`
@@ -56,7 +54,7 @@ pub(super) fn grow(index: &TrainIndex, d: &Distribution, root: Candidate, max_sp
     let (pos, neg) = d.totals(false);
     let (pos32, neg32) = d.totals(true);
     let totals = [pos.to_vec(), neg.to_vec(), pos32.to_vec(), neg32.to_vec()];
-    let mut nodes = vec![Building { totals, best: Some((root, f64::INFINITY)), split: None }];
+    let mut nodes = vec![Building { totals, best: Some((root, f64::INFINITY)), split: None, index: None }];
     for made in 1..=max_splits {
         // The leaf whose split lowers Z most; the lowest id on ties.
         let leaf_gains = nodes.iter().enumerate().filter_map(|(j, node)| node.best.map(|(_, gain)| (j, gain)).filter(|&(_, gain)| gain > 0.0));
@@ -64,6 +62,7 @@ pub(super) fn grow(index: &TrainIndex, d: &Distribution, root: Candidate, max_sp
             break;
         };
         let Some((c, _)) = nodes[j].best.take() else { break };
+        let parent_index = nodes[j].index.take();
         let branches = index.branches(&c);
         let parent = j as u16;
         let mut used = [false; 3];
@@ -82,12 +81,19 @@ pub(super) fn grow(index: &TrainIndex, d: &Distribution, root: Candidate, max_sp
             }
         }
         nodes[j].split = Some((index.test(&c), children));
-        for id in children.into_iter().flatten() {
+        // The last split's children stay leaves: they need no search, so no index.
+        let mut indexes = if made < max_splits {
+            let part_of: Vec<u8> = branches.iter().map(|&b| b as u8).collect();
+            index.split(parent_index.as_ref(), &part_of, 3)
+        } else {
+            Vec::new()
+        };
+        for (b, id) in children.into_iter().enumerate().filter_map(|(b, id)| Some((b, id?))) {
             let totals = d.node_totals(&node_of, id);
-            // The last split's children stay leaves: their splits need no search.
-            let best = (made < max_splits).then(|| index.best_split_in(d, &totals, &node_of, id)).flatten();
+            let node_index = indexes.get_mut(b).map(std::mem::take);
+            let best = node_index.as_ref().and_then(|node| index.best_split_in(d, &totals, node));
             let best = best.map(|c| (c, unsplit_z(&totals) - c.z));
-            nodes.push(Building { totals, best, split: None });
+            nodes.push(Building { totals, best, split: None, index: node_index });
         }
     }
     // Leaves numbered in node order.

@@ -192,8 +192,9 @@ impl AdaBoostMhParams {
     /// share its partition, each leaf votes one confidence per class, and it grows best-first,
     /// each step splitting the leaf whose best stump (over the leaf's blocks alone) lowers Z
     /// most. A tree of `s` tests has up to 2·s + 1 leaves (numeric tests also part off missing
-    /// values). A round costs 4.7 stump rounds at 4 tests on 60,000 blocks
-    /// (`reports/benchmarks/boost.md`). Exclusive with `depth = 2`.
+    /// values). A round of 4 tests costs about 4 stump rounds on 20,000 blocks, each node's
+    /// search walking only its own blocks (`reports/benchmarks/boost.md`). Exclusive with
+    /// `depth = 2`.
     pub fn splits(mut self, splits: usize) -> Self {
         self.0.splits = splits;
         self

@@ -94,6 +94,55 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
+/// Which labelled blocks some learners were trained on: how many pages and blocks, and a
+/// fingerprint of every block's page and label. A model reused in another run (`--reuse-views`,
+/// `--resume`) must have learned from the very blocks that run would train on: a fold's view
+/// learners trained before pages were added to the corpus, for one, may have trained on pages
+/// that the new folds hold out, and would score them as if unseen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrainingPages {
+    pub pages: usize,
+    pub blocks: usize,
+    /// FNV-1a (64 bits, hex) over each block's corpus, page name and class index, in row order.
+    pub fingerprint: String,
+}
+
+impl TrainingPages {
+    /// The labelled blocks `rows` of `data`.
+    pub fn of(data: &crate::dataset::LabelledData, rows: &[usize]) -> TrainingPages {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |bytes: &[u8]| {
+            for &b in bytes {
+                hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        let mut pages = std::collections::BTreeSet::new();
+        for &r in rows {
+            let p = data.page_of[r];
+            pages.insert(p);
+            eat(data.page_corpora[p].as_bytes());
+            eat(&[0]);
+            eat(data.pages[p].0.as_bytes());
+            eat(&[0]);
+            eat(data.targets[r].to_string().as_bytes());
+            eat(b"\n");
+        }
+        TrainingPages { pages: pages.len(), blocks: rows.len(), fingerprint: format!("{hash:016x}") }
+    }
+
+    /// `Err` naming both when a model's learners trained on `self` are reused to train on
+    /// `wanted`.
+    fn check(&self, wanted: &TrainingPages, learners: &str) -> Result<(), String> {
+        if self == wanted {
+            return Ok(());
+        }
+        Err(format!(
+            "its {learners} were trained on other labelled blocks ({} pages, {} blocks, fingerprint {}) than this run trains on ({} pages, {} blocks, fingerprint {}): were pages labelled or the folds changed since? Train it again",
+            self.pages, self.blocks, self.fingerprint, wanted.pages, wanted.blocks, wanted.fingerprint
+        ))
+    }
+}
+
 /// A trained model: the co-trained stylistic and lexical learners, the single-view learner, the
 /// context stage, and everything needed to apply them anywhere.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -117,6 +166,14 @@ pub struct TrainedModel {
     pub context: Option<AdaBoostMh>,
     /// Labelled and self-labelled blocks the co-trained learners ended with.
     pub training_blocks: usize,
+    /// The labelled blocks the view learners were trained on (`None` in models trained before
+    /// 2026-11-29, which are not checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub views_trained_on: Option<TrainingPages>,
+    /// The labelled blocks the context stage was trained on: the views' blocks, or others when
+    /// the stage was trained again beside saved views (`parcels train --reuse-views`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage_trained_on: Option<TrainingPages>,
 }
 
 /// Trains the model of a config on all its labelled data, co-trained with its pool. With
@@ -145,7 +202,11 @@ pub fn train_on(
     progress: &dyn Progress,
 ) -> Result<TrainedModel, ModelError> {
     let fitted = fit(config, prepared, rows, seed, fold, progress, |_| {})?;
-    Ok(TrainedModel::new(config, prepared, fitted)?)
+    let mut model = TrainedModel::new(config, prepared, fitted)?;
+    let trained_on = TrainingPages::of(&prepared.data, rows);
+    model.stage_trained_on = model.context.is_some().then(|| trained_on.clone());
+    model.views_trained_on = Some(trained_on);
+    Ok(model)
 }
 
 impl TrainedModel {
@@ -165,6 +226,8 @@ impl TrainedModel {
             single_view: fitted.single_view,
             context: fitted.context,
             training_blocks: fitted.training_blocks,
+            views_trained_on: None,
+            stage_trained_on: None,
         })
     }
 
@@ -283,7 +346,7 @@ pub fn cross_extract(
             let (train_rows, _) = crate::experiment::budget_rows(&side, &data.page_of, budget, crate::experiment::budget_seed(config, f));
             let saved = fold_models.save_to.map(|dir| dir.join(fold_file(f)));
             let resumed = match &saved {
-                Some(path) if fold_models.resume && path.exists() => Some(load_compatible(path, config, &prepared, false).map_err(in_fold)?),
+                Some(path) if fold_models.resume && path.exists() => Some(load_compatible(path, config, &prepared, false, Some(&train_rows)).map_err(in_fold)?),
                 _ => None,
             };
             let model = match resumed {
@@ -364,8 +427,10 @@ pub fn fold_file(f: usize) -> String {
 }
 
 /// A saved model that was trained with `config` (but for its `[context]` when `any_context`) on
-/// the blocks and features `prepared` makes; else an error naming the file and what differs.
-fn load_compatible(path: &Path, config: &ExperimentConfig, prepared: &Prepared, any_context: bool) -> Result<TrainedModel, ModelError> {
+/// the blocks and features `prepared` makes, and, when `rows` are given, its learners on those
+/// labelled blocks (the stage is not checked with `any_context`: it is about to be trained
+/// again); else an error naming the file and what differs.
+fn load_compatible(path: &Path, config: &ExperimentConfig, prepared: &Prepared, any_context: bool, rows: Option<&[usize]>) -> Result<TrainedModel, ModelError> {
     let name = path.display().to_string();
     let saved = TrainedModel::load(path)?;
     let incompatible = |problem: &str| ModelError::Incompatible { path: name.clone(), problem: problem.to_string() };
@@ -381,14 +446,26 @@ fn load_compatible(path: &Path, config: &ExperimentConfig, prepared: &Prepared, 
     if saved.divider != config.divider_config().map_err(DataError::from)? || saved.idf != idf_digest(builder) || saved.features != feature_names(builder) {
         return Err(incompatible("was trained on other blocks or features than this parcels makes (divider, IDF table or feature names differ)"));
     }
+    if let Some(rows) = rows {
+        let wanted = TrainingPages::of(&prepared.data, rows);
+        let learners = [(&saved.views_trained_on, "view learners"), (if any_context { &None } else { &saved.stage_trained_on }, "context stage")];
+        for (trained_on, name) in learners {
+            if let Some(trained_on) = trained_on {
+                trained_on.check(&wanted, name).map_err(|problem| incompatible(&problem))?;
+            }
+        }
+    }
     Ok(saved)
 }
 
 /// A model with the view learners of a saved model (`path`) and the context stage trained anew
-/// on `rows` with `config`'s `[context]` (`seed`: the one the saved model was trained with; `fold`
-/// only labels progress). The saved model must have been trained with `config` but for its
+/// on `rows` with `config`'s `[context]` (`seed`: the one the saved model was trained with; `fold`:
+/// the cross-validation fold whose model it is, if any). The saved model must have been trained with `config` but for its
 /// `[context]` (and on this parcels' features), or it is refused, naming the file and what
-/// differs.
+/// differs. A fold's saved views (`fold` given) must also have been trained on `rows`, or they
+/// could have seen the pages the fold holds out; the views of a whole-corpus model may lag
+/// behind it (pages labelled since), since the stage learns from views cross-fitted on `rows`
+/// afresh, not from the saved ones: `stage_trained_on` then says what the stage saw.
 fn with_views_from(
     config: &ExperimentConfig,
     prepared: &Prepared,
@@ -398,9 +475,10 @@ fn with_views_from(
     fold: Option<usize>,
     progress: &dyn Progress,
 ) -> Result<TrainedModel, ModelError> {
-    let saved = load_compatible(path, config, prepared, true)?;
+    let saved = load_compatible(path, config, prepared, true, fold.map(|_| rows))?;
     let mut model = TrainedModel { config: config.clone(), ..saved };
     model.context = crate::train::refit_context(config, prepared, rows, (&model.stylistic, &model.lexical), seed, fold, progress)?;
+    model.stage_trained_on = model.context.is_some().then(|| TrainingPages::of(&prepared.data, rows));
     Ok(model)
 }
 
@@ -485,6 +563,13 @@ impl Classifier {
     pub fn classify(&self, page: &Page) -> Result<Classified, ModelError> {
         let (classified, _) = self.decide(page)?;
         Ok(classified)
+    }
+
+    /// [`Classifier::classify`], and per block (rows, in block order) the class probabilities of
+    /// the learner that decided it (columns in the order of the model's labels): what a decision
+    /// rule other than the most probable label, or a calibration, starts from.
+    pub fn classify_with_probabilities(&self, page: &Page) -> Result<(Classified, ndarray::Array2<f64>), ModelError> {
+        self.decide(page)
     }
 
     /// Classifies a page's blocks; also returns, per block, the class probabilities of the

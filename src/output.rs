@@ -13,6 +13,7 @@
 use std::fmt::{self, Write as _};
 use std::path::Path;
 
+use ndarray::ArrayView2;
 use serde::Serialize;
 
 use crate::apply::{Article, ClassifiedBlock};
@@ -156,6 +157,20 @@ pub fn division_tsv(page: &Page, division: &Division) -> String {
 /// The JSON record of a classified page (`parcels classify`): `{"blocks", "path"}`.
 pub fn classified_record(path: &Path, blocks: &[ClassifiedBlock]) -> serde_json::Value {
     serde_json::json!({ "path": path.display().to_string(), "blocks": blocks })
+}
+
+/// [`classified_record`] with every block's `probabilities`: `{label: probability}` from row `i`
+/// of `probabilities` for block `i`, columns named by `labels` (rounded to 6 decimals).
+pub fn classified_record_with_probabilities(path: &Path, blocks: &[ClassifiedBlock], labels: &[String], probabilities: ArrayView2<f64>) -> serde_json::Value {
+    let mut record = classified_record(path, blocks);
+    if let Some(records) = record["blocks"].as_array_mut() {
+        for (block, row) in records.iter_mut().zip(probabilities.rows()) {
+            let p: serde_json::Map<String, serde_json::Value> =
+                labels.iter().zip(row).map(|(label, &p)| (label.clone(), serde_json::Value::from((p * 1e6).round() / 1e6))).collect();
+            block["probabilities"] = serde_json::Value::Object(p);
+        }
+    }
+    record
 }
 
 /// The blocks of a classified page as text, one line per block: `id<TAB>label<TAB>confidence<TAB>text`

@@ -72,6 +72,31 @@ fn a_saved_model_predicts_exactly_like_the_trained_one_and_extracts_articles() {
 }
 
 #[test]
+fn classify_gives_each_block_the_probabilities_its_label_was_chosen_from() {
+    let page = root().join("tests/pages/linear.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_parcels")).args(["classify", "--probabilities"]).arg(&page).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let labels: Vec<String> = parcels::models::default_model().unwrap().scheme.names().map(str::to_string).collect();
+    let blocks = record["blocks"].as_array().unwrap();
+    assert!(!blocks.is_empty());
+    for b in blocks {
+        let p = b["probabilities"].as_object().unwrap();
+        assert_eq!(p.keys().cloned().collect::<std::collections::BTreeSet<String>>(), labels.iter().cloned().collect::<std::collections::BTreeSet<String>>());
+        let sum: f64 = p.values().map(|v| v.as_f64().unwrap()).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{b}");
+        let label = b["label"].as_str().unwrap();
+        assert!(p.values().all(|v| v.as_f64().unwrap() <= p[label].as_f64().unwrap()), "the label is the most probable: {b}");
+    }
+    // Without the flag, records keep their shape; text output has no room for them.
+    let out = Command::new(env!("CARGO_BIN_EXE_parcels")).args(["classify"]).arg(&page).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("probabilities"));
+    let out = Command::new(env!("CARGO_BIN_EXE_parcels")).args(["classify", "--probabilities", "--format", "text"]).arg(&page).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--probabilities needs --format json"));
+}
+
+#[test]
 fn a_missing_model_is_a_clear_error() {
     let out = Command::new(env!("CARGO_BIN_EXE_parcels"))
         .args(["classify", "--model", "/no/such/model.json"])
@@ -150,6 +175,14 @@ fn cross_extraction_reusing_saved_views_reproduces_the_run_and_trains_only_the_c
     let err = cross_extract(&config, quiet, &reuse).expect_err("another co-training config");
     let message = err.to_string();
     assert!(message.contains("fold-0.json") && message.contains("another config"), "{message}");
+    // Views trained on other pages than the fold's (here fold 0's, which trained on fold 1's
+    // held-out pages) are refused: the folds of a corpus that grew since, for one.
+    config.cotraining.r = 1;
+    assert!(models[0].views_trained_on.is_some() && models[0].views_trained_on != models[1].views_trained_on);
+    std::fs::copy(dir.join("fold-0.json"), dir.join("fold-1.json")).unwrap();
+    let err = cross_extract(&config, quiet, &reuse).expect_err("fold 0's views for fold 1");
+    let message = err.to_string();
+    assert!(message.contains("fold-1.json") && message.contains("view learners were trained on other labelled blocks"), "{message}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -194,6 +227,12 @@ fn a_cut_cross_extraction_resumes_from_the_fold_models_it_saved() {
     let err = cross_extract(&config, &parcels::progress::Quiet, &resume).expect_err("another config");
     let message = err.to_string();
     assert!(message.contains("fold-") && message.contains("another config"), "{message}");
+    // Nor a fold model trained on another fold's pages.
+    config.cotraining.r = 1;
+    std::fs::copy(dir.join("fold-2.json"), dir.join("fold-3.json")).unwrap();
+    let err = cross_extract(&config, &parcels::progress::Quiet, &resume).expect_err("fold 2's model for fold 3");
+    let message = err.to_string();
+    assert!(message.contains("fold-3.json") && message.contains("other labelled blocks"), "{message}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

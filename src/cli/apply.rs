@@ -34,6 +34,10 @@ pub struct ClassifyArgs {
     /// `==> PATH <==` line, and a failed page is its header and an `error: …` line).
     #[arg(long, value_enum, default_value_t = Format::Json, hide_possible_values = true)]
     pub format: Format,
+    /// Give every block of a JSON record its `probabilities`: each label's probability under the
+    /// learner that decided the block (for calibration, or a decision rule of your own).
+    #[arg(long)]
+    pub probabilities: bool,
 }
 
 /// The formats `parcels extract` writes.
@@ -76,14 +80,19 @@ fn naming(format: Format, batch: &super::Batch) -> Naming {
 /// Runs `parcels classify`.
 pub fn classify(args: &ClassifyArgs) -> anyhow::Result<ExitCode> {
     args.format.check("classify", CLASSIFY_FORMATS)?;
+    if args.probabilities && args.format != Format::Json {
+        anyhow::bail!("--probabilities needs --format json");
+    }
     let classifier = classifier(&args.apply)?;
+    let labels: Vec<String> = classifier.model().scheme.names().map(str::to_string).collect();
     let opts = args.apply.input.load_options();
     let batch = args.apply.input.batch()?;
     print_sources(None, &batch, &opts, naming(args.format, &batch), |source, page| {
-        let Classified { blocks, warnings, .. } = classifier.classify(page)?;
+        let (Classified { blocks, warnings, .. }, p) = classifier.classify_with_probabilities(page)?;
         print_warnings(&warnings);
         Ok(match args.format {
             Format::Text => output::classified_text(&blocks),
+            _ if args.probabilities => format!("{}\n", output::classified_record_with_probabilities(source.path, &blocks, &labels, p.view())),
             _ => format!("{}\n", output::classified_record(source.path, &blocks)),
         })
     })

@@ -85,7 +85,9 @@ pub struct TrainArgs {
     #[arg(long, value_name = "MODEL.json")]
     pub out: PathBuf,
     /// Train only the context stage, beside the view learners of this model (trained from this
-    /// config but for its `[context]`): minutes instead of the co-training's twenty.
+    /// config but for its `[context]`): minutes instead of the co-training's twenty. The stage
+    /// learns from views cross-fitted on today's labelled pages; the model records which pages
+    /// its views and its stage were trained on.
     #[arg(long, value_name = "MODEL.json")]
     pub reuse_views: Option<PathBuf>,
 }
@@ -132,14 +134,15 @@ pub struct CrossExtractArgs {
     #[arg(long, value_name = "DIR")]
     pub save_models: Option<PathBuf>,
     /// Resume a run that was cut short: a fold whose model is already in the `--save-models`
-    /// directory (trained with this very config; checked) is loaded, not trained again. The
-    /// records are those of an uncut run.
+    /// directory (trained with this very config on the fold's very pages; checked) is loaded,
+    /// not trained again. The records are those of an uncut run.
     #[arg(long, requires = "save_models")]
     pub resume: bool,
     /// Train only the context stage: take each fold's view learners from a `--save-models`
     /// directory of a run of this config (the two may differ only in `[context]`), so a change
-    /// to the stage costs minutes, not the co-training's hour. With the same `[context]`, the
-    /// run reproduces the saved one.
+    /// to the stage costs minutes, not the co-training's hour. Views trained on other pages than
+    /// the fold's (pages labelled since, other folds) are refused. With the same `[context]`,
+    /// the run reproduces the saved one.
     #[arg(long, value_name = "DIR")]
     pub reuse_views: Option<PathBuf>,
     /// Run only these folds (`--folds 0,2`; numbered from 0): the folds are the whole run's, the

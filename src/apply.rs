@@ -202,17 +202,14 @@ pub fn train_on(
     progress: &dyn Progress,
 ) -> Result<TrainedModel, ModelError> {
     let fitted = fit(config, prepared, rows, seed, fold, progress, |_| {})?;
-    let mut model = TrainedModel::new(config, prepared, fitted)?;
-    let trained_on = TrainingPages::of(&prepared.data, rows);
-    model.stage_trained_on = model.context.is_some().then(|| trained_on.clone());
-    model.views_trained_on = Some(trained_on);
-    Ok(model)
+    Ok(TrainedModel::new(config, prepared, rows, fitted)?)
 }
 
 impl TrainedModel {
-    /// The model file of fitted learners.
-    pub fn new(config: &ExperimentConfig, prepared: &Prepared, fitted: Fitted) -> Result<TrainedModel, DataError> {
+    /// The model file of learners fitted on the labelled blocks `rows` of `prepared`.
+    pub fn new(config: &ExperimentConfig, prepared: &Prepared, rows: &[usize], fitted: Fitted) -> Result<TrainedModel, DataError> {
         let builder = &prepared.builder;
+        let trained_on = TrainingPages::of(&prepared.data, rows);
         Ok(TrainedModel {
             format: MODEL_FORMAT,
             parcels_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -224,10 +221,10 @@ impl TrainedModel {
             stylistic: fitted.stylistic,
             lexical: fitted.lexical,
             single_view: fitted.single_view,
-            context: fitted.context,
             training_blocks: fitted.training_blocks,
-            views_trained_on: None,
-            stage_trained_on: None,
+            stage_trained_on: fitted.context.is_some().then(|| trained_on.clone()),
+            context: fitted.context,
+            views_trained_on: Some(trained_on),
         })
     }
 
@@ -459,10 +456,10 @@ fn load_compatible(path: &Path, config: &ExperimentConfig, prepared: &Prepared, 
 }
 
 /// A model with the view learners of a saved model (`path`) and the context stage trained anew
-/// on `rows` with `config`'s `[context]` (`seed`: the one the saved model was trained with; `fold`:
-/// the cross-validation fold whose model it is, if any). The saved model must have been trained with `config` but for its
-/// `[context]` (and on this parcels' features), or it is refused, naming the file and what
-/// differs. A fold's saved views (`fold` given) must also have been trained on `rows`, or they
+/// on `rows` with `config`'s `[context]` (`seed`: the one the saved model was trained with;
+/// `fold`: the cross-validation fold whose model it is, if any). The saved model must have been
+/// trained with `config` but for its `[context]` (and on this parcels' features), or it is
+/// refused, naming the file and what differs. A fold's saved views (`fold` given) must also have been trained on `rows`, or they
 /// could have seen the pages the fold holds out; the views of a whole-corpus model may lag
 /// behind it (pages labelled since), since the stage learns from views cross-fitted on `rows`
 /// afresh, not from the saved ones: `stage_trained_on` then says what the stage saw.
@@ -561,7 +558,7 @@ impl Classifier {
 
     /// Divides a page and labels every block.
     pub fn classify(&self, page: &Page) -> Result<Classified, ModelError> {
-        let (classified, _) = self.decide(page)?;
+        let (classified, _) = self.classify_with_probabilities(page)?;
         Ok(classified)
     }
 
@@ -569,12 +566,6 @@ impl Classifier {
     /// the learner that decided it (columns in the order of the model's labels): what a decision
     /// rule other than the most probable label, or a calibration, starts from.
     pub fn classify_with_probabilities(&self, page: &Page) -> Result<(Classified, ndarray::Array2<f64>), ModelError> {
-        self.decide(page)
-    }
-
-    /// Classifies a page's blocks; also returns, per block, the class probabilities of the
-    /// learner that decided it.
-    fn decide(&self, page: &Page) -> Result<(Classified, ndarray::Array2<f64>), ModelError> {
         let in_page = |source: ModelError| ModelError::Page { path: page.path.clone(), source: Box::new(source) };
         let division = self.divider.divide(page);
         if division.blocks.is_empty() {
@@ -623,7 +614,7 @@ impl Classifier {
     /// come from what the page declares (JSON-LD, `<meta>`) first ([`crate::fields`]).
     pub fn extract(&self, page: &Page) -> Result<Extracted, ModelError> {
         let roles = self.model.scheme.article.as_ref().ok_or_else(|| ModelError::NoArticleRoles { scheme: self.model.scheme.name.clone() })?;
-        let (Classified { blocks, warnings, .. }, p) = self.decide(page)?;
+        let (Classified { blocks, warnings, .. }, p) = self.classify_with_probabilities(page)?;
         let scheme = &self.model.scheme;
         let title = match roles.title.as_ref().and_then(|t| scheme.index(t)) {
             Some(c) => p.column(c).to_vec(),

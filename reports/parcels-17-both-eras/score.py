@@ -11,7 +11,10 @@ runs). Blocks without a label are left out. Prints, per run, the block error, th
 of pages, and F1 per class (classes with at least 10 labelled blocks marked); with --baseline,
 the per-page error difference against it over the pages both runs cover: mean, 95% bootstrap
 interval (10,000 resamples, seed 2026), pages better / worse, Wilcoxon signed-rank p. With
---confusions N, each run's N most frequent confusions (people's label, run's label).
+--confusions N, each run's N most frequent confusions (people's label, run's label). With
+--worst-pages N, how concentrated each class's errors are: per run and class, its missed and
+false blocks, the share of them on the class's N worst pages, and those pages (block F1 weighs
+every block alike, so a few sprawling pages can hold most of a small class's errors).
 
 Runs made with another divider (another block list) name their own sheet:
 `--sheet-for NAME=SHEET.tsv` (same label files, sheet made with `--divider`). Block error then
@@ -69,6 +72,8 @@ def main():
     ap.add_argument("--sheet-for", action="append", default=[], metavar="NAME=SHEET.tsv",
                     help="the sheet of a run made with another divider (its block ids)")
     ap.add_argument("--chars", action="store_true", help="weigh blocks by their characters")
+    ap.add_argument("--worst-pages", type=int, default=0, metavar="N",
+                    help="also print, per class, the share of its errors on its N worst pages")
     args = ap.parse_args()
     gold = load_gold(args.sheet, args.chars)
     support = collections.Counter(label for page in gold.values() for label, _ in page.values())
@@ -100,6 +105,23 @@ def main():
         print(f"| people's label | run's label | {unit} | share of the errors |\n|---|---|---:|---:|")
         for (g, p), n in errors.most_common(args.confusions):
             print(f"| {g} | {p} | {n} | {100 * n / total:.1f}% |")
+    for name, pages in runs.items() if args.worst_pages else ():
+        by_class = collections.defaultdict(collections.Counter)
+        for page, v in pages.items():
+            for g, p, w in v:
+                if g != p:
+                    by_class[g][page] += w
+                    by_class[p][page] += w
+        print(f"\nWhere the errors of `{name}` are (missed and false, on the {args.worst_pages} worst pages of each class):\n")
+        print("| class | errors | pages with errors | share on the worst pages | worst pages |\n|---|---:|---:|---:|---|")
+        for c in classes:
+            errors = by_class[c]
+            total = sum(errors.values())
+            if not total:
+                continue
+            worst = errors.most_common(args.worst_pages)
+            share = 100 * sum(n for _, n in worst) / total
+            print(f"| {c} | {total} | {len(errors)} | {share:.0f}% | " + ", ".join(f"{k} ({n})" for k, n in worst) + " |")
     if args.baseline:
         base = runs[args.baseline]
         print(f"\nPer-page block error against `{args.baseline}` (negative: fewer errors):\n")

@@ -18,6 +18,9 @@ pub enum Event {
     LeftOutOfPool { pages: usize },
     /// A co-training round ended (round 0: the learners trained on the labelled blocks only).
     Round { fold: Option<usize>, round: usize, training_blocks: usize },
+    /// The context stage has fitted `round` of its `rounds` boosting rounds (stumps or trees):
+    /// its training is one step that can take an hour, so it reports how far it is within it.
+    StageRound { fold: Option<usize>, round: usize, rounds: usize },
     /// One planned step is done.
     Step,
     /// A cell of a sweep finished: `done` of `total` cells are (this run's and earlier runs'),
@@ -100,6 +103,7 @@ impl std::fmt::Display for Event {
             Event::Round { fold: n, round, training_blocks } => {
                 write!(f, "{}co-training round {round}: {training_blocks} training blocks", fold(n))
             }
+            Event::StageRound { fold: n, round, rounds } => write!(f, "{}context stage: round {round} of {rounds}", fold(n)),
             Event::Step => f.write_str("step"),
             Event::Cell { done, total, name, seconds } => write!(f, "cell {done}/{total} done ({name}, {seconds:.1} s)"),
         }

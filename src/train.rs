@@ -246,7 +246,15 @@ fn fit_context(
         Some(splits) => params.with_splits(splits)?,
         None => params,
     };
-    let model = params.train_weighted(&x, &targets, weights.as_deref())?;
+    let rounds = params.n_rounds();
+    // Every 1% of the rounds: enough for a bar, few enough events for a log.
+    let every = (rounds / 100).max(1);
+    let mut on_round = |round: usize| {
+        if round % every == 0 || round == rounds {
+            progress.event(&Event::StageRound { fold, round, rounds });
+        }
+    };
+    let model = params.train_observed(&x, &targets, weights.as_deref(), &mut on_round)?;
     progress.event(&Event::Step);
     Ok(Some(model))
 }

@@ -318,6 +318,29 @@ fn training_only_the_context_stage_beside_a_models_views_gives_the_model_trained
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The stage's training is one step that takes an hour on the shipped corpus: it reports its
+/// rounds as it goes, up to the budget, in order.
+#[test]
+fn training_the_context_stage_reports_its_rounds() {
+    use parcels::progress::Event;
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(context_stage());
+    let events = std::sync::Mutex::new(Vec::new());
+    let model = train(&config, &|e: &Event| events.lock().unwrap().push(e.clone()), None).unwrap();
+    let rounds: Vec<(Option<usize>, usize, usize)> = events
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|e| match e {
+            Event::StageRound { fold, round, rounds } => Some((*fold, *round, *rounds)),
+            _ => None,
+        })
+        .collect();
+    let fitted = model.context.as_ref().unwrap().stumps().len();
+    assert_eq!(rounds, (1..=fitted).map(|r| (None, r, 10)).collect::<Vec<_>>());
+}
+
 #[test]
 fn a_labelled_budget_cuts_what_each_fold_model_learns_from_but_not_what_it_extracts() {
     let mut config = small_demo();

@@ -24,6 +24,19 @@ impl AdaBoostMhValidParams {
     /// Like [`train`](Self::train), with one non-negative weight per block multiplying its
     /// initial distribution (linfa dataset weights arrive here).
     pub fn train_weighted(&self, records: &FeatureMatrix, targets: &[usize], sample_weights: Option<&[f64]>) -> Result<AdaBoostMh, BoostError> {
+        self.train_observed(records, targets, sample_weights, &mut |_| {})
+    }
+
+    /// Like [`train_weighted`](Self::train_weighted), calling `on_round(t)` after round `t`
+    /// (from 1) is fitted: for a caller that reports how far a long training is. The rounds and
+    /// the model are those of `train_weighted`.
+    pub fn train_observed(
+        &self,
+        records: &FeatureMatrix,
+        targets: &[usize],
+        sample_weights: Option<&[f64]>,
+        on_round: &mut dyn FnMut(usize),
+    ) -> Result<AdaBoostMh, BoostError> {
         let n_classes = self.resolve_classes(records, targets)?;
         let mut d = self.initial_distribution(targets, n_classes, sample_weights)?;
         let epsilon = self.smoothing().unwrap_or(1.0 / (records.n_rows() * n_classes) as f64);
@@ -69,6 +82,7 @@ impl AdaBoostMhValidParams {
             };
             stumps.push(stump);
             round_z.push(z);
+            on_round(stumps.len());
             if fitted_z <= PERFECT_Z {
                 stop_reason = StopReason::PerfectFit;
                 break;

@@ -394,6 +394,17 @@ fn training_is_deterministic_across_runs_and_thread_counts() {
 }
 
 #[test]
+fn an_observed_training_reports_every_round_and_trains_the_same_model() {
+    let (x, y) = random_data(12, 120, 4);
+    let params = hamming(25, 3);
+    let mut seen = Vec::new();
+    let observed = params.train_observed(&x, &y, None, &mut |t| seen.push(t)).expect("trains");
+    assert_eq!(observed, params.train(&x, &y).expect("trains"));
+    assert_eq!(seen, (1..=observed.stumps().len()).collect::<Vec<_>>());
+    assert!(!seen.is_empty());
+}
+
+#[test]
 fn json_round_trip_predicts_bit_for_bit() {
     let (x, y) = random_data(13, 100, 3);
     let model = exact(20).train(&x, &y).expect("trains");

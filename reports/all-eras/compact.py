@@ -3,7 +3,7 @@
 
     python3 reports/all-eras/compact.py CV.jsonl OUT.jsonl.gz
 
-CV.jsonl: `parcels cross-extract` records. Each page keeps its `path` (the corpora root cut off,
+CV.jsonl: `parcels cross-extract` records (or `parcels classify` ones, which have no fold). Each page keeps its `path` (the corpora root cut off,
 so the record reads the same on any machine), its `fold`, and every block's `id`, combined
 `label` and the two views' labels (`s`, `l`); the article fields, texts and confidences are
 dropped. `score.py` and `folds_of.py` read the result as they read the full records, so an
@@ -28,7 +28,9 @@ def main():
             r = json.loads(line)
             path = r["path"].replace("\\", "/")
             cut = path.find("/corpora/")
-            rec = {"path": path[cut + len("/corpora/"):] if cut >= 0 else path, "fold": r["fold"]}
+            rec = {"path": path[cut + len("/corpora/"):] if cut >= 0 else path}
+            if "fold" in r:  # `parcels classify` records have none
+                rec["fold"] = r["fold"]
             if "blocks" in r:
                 rec["blocks"] = [
                     {"id": b["id"], "label": b["label"], "s": b["views"]["stylistic"]["label"], "l": b["views"]["lexical"]["label"]}

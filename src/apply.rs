@@ -459,10 +459,11 @@ fn load_compatible(path: &Path, config: &ExperimentConfig, prepared: &Prepared, 
 /// on `rows` with `config`'s `[context]` (`seed`: the one the saved model was trained with;
 /// `fold`: the cross-validation fold whose model it is, if any). The saved model must have been
 /// trained with `config` but for its `[context]` (and on this parcels' features), or it is
-/// refused, naming the file and what differs. A fold's saved views (`fold` given) must also have been trained on `rows`, or they
-/// could have seen the pages the fold holds out; the views of a whole-corpus model may lag
-/// behind it (pages labelled since), since the stage learns from views cross-fitted on `rows`
-/// afresh, not from the saved ones: `stage_trained_on` then says what the stage saw.
+/// refused, naming the file and what differs. A fold's saved views (`fold` given) must also
+/// have been trained on `rows`, or they could have seen the pages the fold holds out; the views
+/// of a whole-corpus model may lag behind it (pages labelled since), since the stage learns from
+/// views cross-fitted on `rows` afresh, not from the saved ones: `stage_trained_on` then says
+/// what the stage saw.
 fn with_views_from(
     config: &ExperimentConfig,
     prepared: &Prepared,

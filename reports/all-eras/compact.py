@@ -3,8 +3,9 @@
 
     python3 reports/all-eras/compact.py CV.jsonl OUT.jsonl.gz
 
-CV.jsonl: `parcels cross-extract` records (or `parcels classify` ones, which have no fold). Each page keeps its `path` (the corpora root cut off,
-so the record reads the same on any machine), its `fold`, and every block's `id`, combined
+CV.jsonl: `parcels cross-extract` records (or `parcels classify` ones, which have no fold). Each
+page keeps its `path` (the corpora root cut off, so the record reads the same on any machine),
+its `fold` if it has one, and every block's `id`, combined
 `label` and the two views' labels (`s`, `l`); the article fields, texts and confidences are
 dropped. `score.py` and `folds_of.py` read the result as they read the full records, so an
 adopted run is the baseline of the next comparison (`--set evaluation.folds_from=...` with

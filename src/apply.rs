@@ -191,6 +191,42 @@ pub fn train(config: &ExperimentConfig, progress: &dyn Progress, views_from: Opt
     }
 }
 
+/// [`train`], saving the view learners to `views_to` as soon as they are trained, before the
+/// context stage trains: a model file without the stage (atomically). The stage is the longest
+/// step on a large corpus (an hour and more); if the run is cut in it, `train` with
+/// `views_from` = `views_to` trains only the stage, and gives the model this run would have
+/// given. Without a stage in the config, `views_to` is the model itself.
+pub fn train_saving_views(config: &ExperimentConfig, progress: &dyn Progress, views_to: &Path) -> Result<TrainedModel, ModelError> {
+    progress.event(&Event::Planned { steps: crate::train::fit_steps(config) });
+    let prepared = prepare(config, progress)?;
+    let all: Vec<usize> = (0..prepared.data.targets.len()).collect();
+    train_on_saving_views(config, &prepared, &all, config.seed, None, progress, views_to)
+}
+
+/// [`train_on`] in two steps, the view learners saved to `views_to` between them (see
+/// [`train_saving_views`]): the views trained as with a config without `[context]`, then the
+/// stage as [`with_views_from`] trains it beside saved views, which is the stage [`fit`] trains.
+fn train_on_saving_views(
+    config: &ExperimentConfig,
+    prepared: &Prepared,
+    rows: &[usize],
+    seed: u64,
+    fold: Option<usize>,
+    progress: &dyn Progress,
+    views_to: &Path,
+) -> Result<TrainedModel, ModelError> {
+    let views_config = ExperimentConfig { context: None, ..config.clone() };
+    let views = train_on(&views_config, prepared, rows, seed, fold, progress)?;
+    views.save(views_to)?;
+    if config.context.is_none() {
+        return Ok(views);
+    }
+    let mut model = TrainedModel { config: config.clone(), ..views };
+    model.context = crate::train::refit_context(config, prepared, rows, (&model.stylistic, &model.lexical), seed, fold, progress)?;
+    model.stage_trained_on = model.context.is_some().then(|| TrainingPages::of(&prepared.data, rows));
+    Ok(model)
+}
+
 /// Trains a model on some labelled blocks (`rows` of the prepared data), co-trained with the
 /// whole pool; `seed` orders the pool and the inner folds that choose boosting rounds.
 pub fn train_on(
@@ -342,6 +378,9 @@ pub fn cross_extract(
             let budget = config.evaluation.budget_pages;
             let (train_rows, _) = crate::experiment::budget_rows(&side, &data.page_of, budget, crate::experiment::budget_seed(config, f));
             let saved = fold_models.save_to.map(|dir| dir.join(fold_file(f)));
+            // Where the fold's view learners go before its context stage trains, when the run
+            // trains them.
+            let views_to = fold_models.save_to.filter(|_| views_from.is_none() && config.context.is_some()).map(|dir| dir.join(fold_views_file(f)));
             let resumed = match &saved {
                 Some(path) if fold_models.resume && path.exists() => Some(load_compatible(path, config, &prepared, false, Some(&train_rows)).map_err(in_fold)?),
                 _ => None,
@@ -353,9 +392,16 @@ pub fn cross_extract(
                     model
                 }
                 None => {
-                    let model = match views_from {
-                        None => train_on(config, &prepared, &train_rows, fold_seed(config, f), Some(f), progress),
-                        Some(dir) => with_views_from(config, &prepared, &train_rows, &dir.join(fold_file(f)), fold_seed(config, f), Some(f), progress),
+                    let seed = fold_seed(config, f);
+                    let model = match (views_from, &views_to) {
+                        (Some(dir), _) => with_views_from(config, &prepared, &train_rows, &dir.join(fold_file(f)), seed, Some(f), progress),
+                        // Cut in the stage: the views are there, only the stage is trained.
+                        (None, Some(views)) if fold_models.resume && views.exists() => {
+                            (1..steps_per_fold).for_each(|_| progress.event(&Event::Step));
+                            with_views_from(config, &prepared, &train_rows, views, seed, Some(f), progress)
+                        }
+                        (None, Some(views)) => train_on_saving_views(config, &prepared, &train_rows, seed, Some(f), progress, views),
+                        (None, None) => train_on(config, &prepared, &train_rows, seed, Some(f), progress),
                     }
                     .map_err(in_fold)?;
                     if let Some(path) = &saved {
@@ -404,12 +450,14 @@ pub struct FoldModels<'a> {
     /// `[context]` (checked); with the same `[context]` too, the run reproduces theirs.
     pub views_from: Option<&'a Path>,
     /// Save each fold's model here as `fold-N.json` as soon as it is trained (atomically), so
-    /// that a run cut short keeps the folds it finished.
+    /// that a run cut short keeps the folds it finished; with a context stage, also the fold's
+    /// view learners as `fold-N.views.json` before the stage trains ([`fold_views_file`]).
     pub save_to: Option<&'a Path>,
     /// With `save_to`: a fold whose model is already there is loaded instead of trained, after
     /// checking it was trained with this very config on the blocks and features this parcels
-    /// makes (else an error names the file). Training is deterministic, so a resumed run gives
-    /// the records an uncut one gives.
+    /// makes (else an error names the file); a fold with only its view learners there trains
+    /// only its context stage beside them (checked likewise). Training is deterministic, so a
+    /// resumed run gives the records an uncut one gives.
     pub resume: bool,
     /// Run only these folds (numbered from 0): the others are neither trained nor extracted, so
     /// two runs can be compared on part of the folds, or one run spread over sessions. The folds
@@ -421,6 +469,13 @@ pub struct FoldModels<'a> {
 /// The name of fold `f`'s model in a `--save-models` directory.
 pub fn fold_file(f: usize) -> String {
     format!("fold-{f}.json")
+}
+
+/// The name of fold `f`'s view learners in a `--save-models` directory: saved as soon as they
+/// are trained, before the fold's context stage trains (a model file without the stage), so
+/// that `--resume` after a run cut in the stage trains only the stage.
+pub fn fold_views_file(f: usize) -> String {
+    format!("fold-{f}.views.json")
 }
 
 /// A saved model that was trained with `config` (but for its `[context]` when `any_context`) on

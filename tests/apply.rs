@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use parcels::apply::{cross_extract, train, Classifier, FoldModels, TrainedModel};
+use parcels::apply::{cross_extract, train, train_saving_views, Classifier, FoldModels, TrainedModel};
 use parcels::experiment::{ExperimentConfig, Rounds};
 use parcels::page::{LoadOptions, Page};
 
@@ -315,6 +315,70 @@ fn training_only_the_context_stage_beside_a_models_views_gives_the_model_trained
     let other = train(&config, &parcels::progress::Quiet, Some(&path)).unwrap();
     assert_eq!(other.context.as_ref().unwrap().stumps().len(), 4);
     assert_eq!(serde_json::to_string(&other.stylistic).unwrap(), serde_json::to_string(&model.stylistic).unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `parcels train --save-views`: the views saved before the stage trains are those of the
+/// whole model, and a run cut in the stage takes up from them (`--reuse-views`) to the very
+/// model an uncut run gives.
+#[test]
+fn training_that_saves_its_views_first_gives_the_model_trained_whole_and_can_resume_from_them() {
+    let model = demo_with_context_stage();
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(context_stage());
+    let dir = std::env::temp_dir().join(format!("parcels-save-views-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let views = dir.join("views.json");
+    let whole = train_saving_views(&config, &parcels::progress::Quiet, &views).unwrap();
+    assert_eq!(serde_json::to_string(&whole).unwrap(), serde_json::to_string(&model).unwrap());
+    let saved = TrainedModel::load(&views).unwrap();
+    assert!(saved.context.is_none() && saved.stage_trained_on.is_none(), "the views alone");
+    assert_eq!(serde_json::to_string(&saved.lexical).unwrap(), serde_json::to_string(&model.lexical).unwrap());
+    let resumed = train(&config, &parcels::progress::Quiet, Some(&views)).unwrap();
+    assert_eq!(serde_json::to_string(&resumed).unwrap(), serde_json::to_string(&model).unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A cross-validation cut in a fold's context stage resumes from the fold's saved views: only
+/// the stage trains again, and the records are the uncut run's.
+#[test]
+fn a_cross_extraction_cut_in_a_stage_resumes_from_the_folds_saved_views() {
+    use parcels::progress::{Event, Stage};
+    let mut config = small_demo();
+    config.cotraining.r = 1;
+    config.context = Some(context_stage());
+    let dir = std::env::temp_dir().join(format!("parcels-resume-stage-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = FoldModels { save_to: Some(&dir), ..FoldModels::default() };
+    let (pages, models) = cross_extract(&config, &parcels::progress::Quiet, &save).unwrap();
+    for (f, m) in models.iter().enumerate() {
+        let views = TrainedModel::load(&dir.join(parcels::apply::fold_views_file(f))).unwrap();
+        assert!(views.context.is_none());
+        assert_eq!(serde_json::to_string(&views.stylistic).unwrap(), serde_json::to_string(&m.stylistic).unwrap(), "fold {f}");
+    }
+    // Fold 2 cut in its stage: its model is missing, its views are there.
+    std::fs::remove_file(dir.join(parcels::apply::fold_file(2))).unwrap();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let watch = |e: &Event| {
+        if let Event::Stage { fold: Some(f), stage } = e {
+            seen.lock().unwrap().push((*f, stage.clone()));
+        }
+    };
+    let (again, again_models) = cross_extract(&config, &watch, &FoldModels { resume: true, ..save }).unwrap();
+    let seen = seen.into_inner().unwrap();
+    let trained: Vec<&(usize, Stage)> = seen.iter().filter(|(_, s)| !matches!(s, Stage::Extracting { .. })).collect();
+    assert!(trained.iter().all(|(f, _)| *f == 2), "only fold 2 trains: {seen:?}");
+    assert!(trained.iter().any(|(_, s)| matches!(s, Stage::ContextTraining)), "{seen:?}");
+    assert!(!trained.iter().any(|(_, s)| matches!(s, Stage::CoTraining | Stage::ChoosingRounds)), "no co-training again: {seen:?}");
+    for (a, b) in models.iter().zip(&again_models) {
+        assert_eq!(serde_json::to_string(a).unwrap(), serde_json::to_string(b).unwrap());
+    }
+    let labels = |ps: &[parcels::apply::HeldOutPage]| -> Vec<(PathBuf, Vec<String>)> {
+        ps.iter().map(|p| (p.path.clone(), p.result.as_ref().unwrap().1.iter().map(|b| b.label.clone()).collect())).collect()
+    };
+    assert_eq!(labels(&again), labels(&pages));
+    assert!(dir.join(parcels::apply::fold_file(2)).exists(), "the resumed fold is saved");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -90,13 +90,22 @@ pub struct TrainArgs {
     /// its views and its stage were trained on.
     #[arg(long, value_name = "MODEL.json")]
     pub reuse_views: Option<PathBuf>,
+    /// Also save the view learners here (a model file without the context stage), as soon as
+    /// they are trained and before the stage trains: the stage takes an hour and more on a large
+    /// corpus, and if the run is cut in it, `--reuse-views` on this file trains only the stage
+    /// and gives the model the whole run would have given.
+    #[arg(long, value_name = "MODEL.json", conflicts_with = "reuse_views")]
+    pub save_views: Option<PathBuf>,
 }
 
 /// Runs `parcels train`.
 pub fn train(args: &TrainArgs) -> anyhow::Result<ExitCode> {
     let config = parcels::experiment::ExperimentConfig::load_with(&args.config, &args.set)?;
     let reporter = Reporter::new(&config.name);
-    let model = parcels::apply::train(&config, &reporter, args.reuse_views.as_deref());
+    let model = match &args.save_views {
+        Some(views) => parcels::apply::train_saving_views(&config, &reporter, views),
+        None => parcels::apply::train(&config, &reporter, args.reuse_views.as_deref()),
+    };
     reporter.finish(model.is_ok());
     let model = model?;
     model.save(&args.out)?;
@@ -130,12 +139,15 @@ pub struct CrossExtractArgs {
     #[arg(long, value_name = "OUT.jsonl")]
     pub out: PathBuf,
     /// Also save each fold's model here as `fold-N.json`, as soon as the fold is trained: to
-    /// re-extract its held-out pages without training again, or to resume a cut run.
+    /// re-extract its held-out pages without training again, or to resume a cut run. With a
+    /// context stage, each fold's view learners are saved too (`fold-N.views.json`) before its
+    /// stage trains, so a run cut in a stage resumes from the stage.
     #[arg(long, value_name = "DIR")]
     pub save_models: Option<PathBuf>,
     /// Resume a run that was cut short: a fold whose model is already in the `--save-models`
     /// directory (trained with this very config on the fold's very pages; checked) is loaded,
-    /// not trained again. The records are those of an uncut run.
+    /// not trained again; a fold with only its view learners there trains only its context
+    /// stage. The records are those of an uncut run.
     #[arg(long, requires = "save_models")]
     pub resume: bool,
     /// Train only the context stage: take each fold's view learners from a `--save-models`

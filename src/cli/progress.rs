@@ -1,7 +1,12 @@
 //! Progress of long commands on stderr, rendered from the library's typed events
 //! ([`parcels::progress::Event`]): a bar with the time left on a terminal; plain lines
 //! otherwise (a log file, CI), at most one every few seconds, also with the time left.
+//!
+//! The time left counts planned steps, and one step, the context stage, can take an hour: while
+//! a stage reports its rounds, its line also says how long the stage itself has left, from the
+//! pace of its rounds so far.
 
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -20,6 +25,9 @@ pub struct Reporter {
     done: AtomicU64,
     started: Instant,
     last_line: Mutex<Option<Instant>>,
+    /// Per fold (`None`: the whole run's stage), when its stage's first round was reported and
+    /// which round that was.
+    stage_clocks: Mutex<HashMap<Option<usize>, (Instant, usize)>>,
 }
 
 impl Reporter {
@@ -32,7 +40,15 @@ impl Reporter {
             }
             bar
         });
-        Reporter { name: name.to_string(), bar, total: AtomicU64::new(0), done: AtomicU64::new(0), started: Instant::now(), last_line: Mutex::new(None) }
+        Reporter {
+            name: name.to_string(),
+            bar,
+            total: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            started: Instant::now(),
+            last_line: Mutex::new(None),
+            stage_clocks: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Clears the bar (call before printing results). Without a bar, says how long the run
@@ -45,6 +61,21 @@ impl Reporter {
             eprintln!("{}: done in {:.1} s", self.name, self.started.elapsed().as_secs_f64());
         } else {
             eprintln!("{}: stopped after {:.1} s", self.name, self.started.elapsed().as_secs_f64());
+        }
+    }
+
+    /// What an event says, with the time its context stage has left when it is a stage round.
+    fn describe(&self, event: &Event) -> String {
+        let Event::StageRound { fold, round, rounds } = *event else { return event.to_string() };
+        let Ok(mut clocks) = self.stage_clocks.lock() else { return event.to_string() };
+        // A stage starts again (another fold's, or a run reusing this reporter) from a lower round.
+        let clock = clocks.entry(fold).or_insert((Instant::now(), round));
+        if round < clock.1 {
+            *clock = (Instant::now(), round);
+        }
+        match stage_left(clock.0.elapsed().as_secs_f64(), clock.1, round, rounds) {
+            Some(left) => format!("{event}, about {} left in the stage", minutes(left)),
+            None => event.to_string(),
         }
     }
 
@@ -86,16 +117,59 @@ impl Progress for Reporter {
             return;
         }
         match &self.bar {
-            Some(bar) => bar.set_message(format!("{}: {event}", self.name)),
+            Some(bar) => bar.set_message(format!("{}: {}", self.name, self.describe(event))),
             None => {
                 // Whole-run stages always get a line; per-fold news at most every PLAIN_EVERY.
                 let whole_run = matches!(event, Event::Loaded { .. } | Event::LeftOutOfPool { .. } | Event::Stage { fold: None, .. } | Event::Cell { .. });
                 let Ok(mut last) = self.last_line.lock() else { return };
                 if whole_run || last.is_none_or(|t| t.elapsed() >= PLAIN_EVERY) {
                     *last = Some(Instant::now());
-                    eprintln!("{}:{} {event}", self.name, self.left());
+                    eprintln!("{}:{} {}", self.name, self.left(), self.describe(event));
                 }
             }
         }
+    }
+}
+
+/// Seconds a stage has left at round `round` of `rounds`, at the pace of the rounds since
+/// `from` (the first round seen, `elapsed` seconds ago); `None` before a round has passed.
+fn stage_left(elapsed: f64, from: usize, round: usize, rounds: usize) -> Option<f64> {
+    let done = round.checked_sub(from).filter(|&d| d > 0)?;
+    Some(elapsed / done as f64 * rounds.saturating_sub(round) as f64)
+}
+
+/// A duration for people: seconds under two minutes, else minutes.
+fn minutes(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("{seconds:.0} s")
+    } else {
+        format!("{:.0} min", seconds / 60.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stage_has_left_its_remaining_rounds_at_the_pace_of_those_seen() {
+        // 100 rounds in 300 s since round 16: 3 s a round, 1,484 rounds to go.
+        assert_eq!(stage_left(300.0, 16, 116, 1600), Some(4452.0));
+        assert_eq!(stage_left(10.0, 16, 16, 1600), None, "no pace before a round has passed");
+        assert_eq!(stage_left(10.0, 16, 1600, 1600), Some(0.0));
+        assert_eq!(minutes(4452.0), "74 min");
+        assert_eq!(minutes(95.4), "95 s");
+    }
+
+    #[test]
+    fn a_stage_round_says_how_long_the_stage_has_left_and_other_events_say_what_they_said() {
+        let r = Reporter::new("run");
+        let round = |round| Event::StageRound { fold: Some(4), round, rounds: 1600 };
+        assert_eq!(r.describe(&round(16)), "fold 4: context stage: round 16 of 1600");
+        let later = r.describe(&round(32));
+        assert!(later.starts_with("fold 4: context stage: round 32 of 1600, about ") && later.ends_with(" left in the stage"), "{later}");
+        // Another fold's stage keeps its own clock.
+        assert_eq!(r.describe(&Event::StageRound { fold: Some(1), round: 16, rounds: 1600 }), "fold 1: context stage: round 16 of 1600");
+        assert_eq!(r.describe(&Event::Step), Event::Step.to_string());
     }
 }

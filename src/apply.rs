@@ -205,7 +205,7 @@ pub fn train_saving_views(config: &ExperimentConfig, progress: &dyn Progress, vi
 
 /// [`train_on`] in two steps, the view learners saved to `views_to` between them (see
 /// [`train_saving_views`]): the views trained as with a config without `[context]`, then the
-/// stage as [`with_views_from`] trains it beside saved views, which is the stage [`fit`] trains.
+/// stage as beside saved views ([`with_stage`]), which is the stage [`fit`] trains.
 fn train_on_saving_views(
     config: &ExperimentConfig,
     prepared: &Prepared,
@@ -221,10 +221,7 @@ fn train_on_saving_views(
     if config.context.is_none() {
         return Ok(views);
     }
-    let mut model = TrainedModel { config: config.clone(), ..views };
-    model.context = crate::train::refit_context(config, prepared, rows, (&model.stylistic, &model.lexical), seed, fold, progress)?;
-    model.stage_trained_on = model.context.is_some().then(|| TrainingPages::of(&prepared.data, rows));
-    Ok(model)
+    with_stage(config, prepared, rows, views, seed, fold, progress)
 }
 
 /// Trains a model on some labelled blocks (`rows` of the prepared data), co-trained with the
@@ -529,7 +526,21 @@ fn with_views_from(
     progress: &dyn Progress,
 ) -> Result<TrainedModel, ModelError> {
     let saved = load_compatible(path, config, prepared, true, fold.map(|_| rows))?;
-    let mut model = TrainedModel { config: config.clone(), ..saved };
+    with_stage(config, prepared, rows, saved, seed, fold, progress)
+}
+
+/// `views` (a model's view learners) with `config` and the context stage of `config` trained
+/// anew beside them on `rows` ([`crate::train::refit_context`]).
+fn with_stage(
+    config: &ExperimentConfig,
+    prepared: &Prepared,
+    rows: &[usize],
+    views: TrainedModel,
+    seed: u64,
+    fold: Option<usize>,
+    progress: &dyn Progress,
+) -> Result<TrainedModel, ModelError> {
+    let mut model = TrainedModel { config: config.clone(), ..views };
     model.context = crate::train::refit_context(config, prepared, rows, (&model.stylistic, &model.lexical), seed, fold, progress)?;
     model.stage_trained_on = model.context.is_some().then(|| TrainingPages::of(&prepared.data, rows));
     Ok(model)

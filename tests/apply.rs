@@ -324,9 +324,7 @@ fn training_only_the_context_stage_beside_a_models_views_gives_the_model_trained
 #[test]
 fn training_that_saves_its_views_first_gives_the_model_trained_whole_and_can_resume_from_them() {
     let model = demo_with_context_stage();
-    let mut config = small_demo();
-    config.cotraining.r = 1;
-    config.context = Some(context_stage());
+    let config = small_demo_with_stage();
     let dir = std::env::temp_dir().join(format!("parcels-save-views-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let views = dir.join("views.json");
@@ -345,9 +343,7 @@ fn training_that_saves_its_views_first_gives_the_model_trained_whole_and_can_res
 #[test]
 fn a_cross_extraction_cut_in_a_stage_resumes_from_the_folds_saved_views() {
     use parcels::progress::{Event, Stage};
-    let mut config = small_demo();
-    config.cotraining.r = 1;
-    config.context = Some(context_stage());
+    let config = small_demo_with_stage();
     let dir = std::env::temp_dir().join(format!("parcels-resume-stage-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let save = FoldModels { save_to: Some(&dir), ..FoldModels::default() };
@@ -522,10 +518,15 @@ fn context_stage() -> parcels::context::ContextConfig {
 
 /// The small demo model, co-trained one round, with [`context_stage`].
 fn demo_with_context_stage() -> TrainedModel {
+    train(&small_demo_with_stage(), &parcels::progress::Quiet, None).unwrap()
+}
+
+/// The config [`demo_with_context_stage`] trains: one co-training round and [`context_stage`].
+fn small_demo_with_stage() -> ExperimentConfig {
     let mut config = small_demo();
     config.cotraining.r = 1;
     config.context = Some(context_stage());
-    train(&config, &parcels::progress::Quiet, None).unwrap()
+    config
 }
 
 #[test]

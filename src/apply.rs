@@ -205,7 +205,7 @@ pub fn train_saving_views(config: &ExperimentConfig, progress: &dyn Progress, vi
 
 /// [`train_on`] in two steps, the view learners saved to `views_to` between them (see
 /// [`train_saving_views`]): the views trained as with a config without `[context]`, then the
-/// stage as beside saved views ([`with_stage`]), which is the stage [`fit`] trains.
+/// stage trained beside them ([`with_stage`], as for saved views), which is the stage [`fit`] trains.
 fn train_on_saving_views(
     config: &ExperimentConfig,
     prepared: &Prepared,

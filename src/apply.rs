@@ -678,7 +678,8 @@ impl Classifier {
     }
 
     /// Classifies a page's blocks and assembles its article from them; the reporter and date
-    /// come from what the page declares (JSON-LD, `<meta>`) first ([`crate::fields`]).
+    /// come from what the page declares (JSON-LD, `<meta>`) first, the location and source from
+    /// the dateline that opens the main text ([`crate::fields`]).
     pub fn extract(&self, page: &Page) -> Result<Extracted, ModelError> {
         let roles = self.model.scheme.article.as_ref().ok_or_else(|| ModelError::NoArticleRoles { scheme: self.model.scheme.name.clone() })?;
         let (Classified { blocks, warnings, .. }, p) = self.classify_with_probabilities(page)?;
@@ -696,6 +697,7 @@ impl Classifier {
         let marked = crate::fields::Marked::read(&page.html);
         a.title = crate::fields::title(&meta, &marked, &texts, a.title.take());
         crate::fields::fill(&meta, &marked, &texts, a.title.as_deref(), &mut a.reporter, &mut a.date);
+        crate::fields::fill_dateline(&a.main_text, &mut a.location, &mut a.source);
         Ok(Extracted { article: a, blocks, warnings })
     }
 }

@@ -19,6 +19,9 @@
 //! declared author that is the site itself (`<meta name=author content="Cleveland Clinic">`,
 //! a JSON-LD `Organization`) gives way to a person marked in the page.
 //!
+//! The **location** and **source** come from the dateline that opens the main text
+//! (`LONDON (Reuters) - …`; [`dateline`]) before the blocks labelled so.
+//!
 //! Nothing here is learned, and nothing labels a block: these are the article's output fields.
 //! 2008 pages declare almost nothing, so there the blocks decide as before.
 
@@ -28,6 +31,15 @@ use ego_tree::iter::Edge;
 use scraper::{ElementRef, Html, Node};
 
 use crate::views::{class_words, words, PageMetadata, MONTH_WORDS, TITLE_SEPARATORS};
+
+mod dateline;
+
+pub use dateline::{dateline, lead_dateline, Dateline};
+
+/// Words of the paragraph whose opening is read as the article's dateline ([`lead_dateline`]):
+/// the first line of the main text this long; shorter lines before it are captions, kickers or
+/// a dateline standing alone.
+pub const LEAD_WORDS: usize = 8;
 
 /// Declared authors beyond this many are left out (a JSON-LD list of every contributor).
 const MAX_AUTHORS: usize = 8;
@@ -69,6 +81,20 @@ pub fn fill(meta: &PageMetadata, marked: &Marked, texts: &[&str], title: Option<
         // often years after the article: what the page shows comes before it.
         None => marked.dates.first().cloned().or_else(block_date).or_else(near_date).or_else(|| declared_date(meta)),
     };
+}
+
+/// Fills `location` and `source` of an article from the dateline that opens its main text
+/// ([`lead_dateline`]): the place, and the agency when the dateline names one. The blocks the
+/// classifier labelled `location` or `source` are kept where the text has no dateline (or, for
+/// the source, one without an agency): a dateline is what the story says of itself, while a
+/// dateline standing as its own block is rare and the classes seldom win a block's argmax.
+pub fn fill_dateline(main_text: &str, location: &mut Option<String>, source: &mut Option<String>) {
+    if let Some(d) = lead_dateline(main_text, LEAD_WORDS) {
+        *location = Some(d.place);
+        if d.agency.is_some() {
+            *source = d.agency;
+        }
+    }
 }
 
 /// The declared authors that are people: [`declared_reporter`] without the names the page
@@ -683,6 +709,23 @@ mod tests {
     fn meta(authors: &[&str], published: &[&str], dates: &[&str]) -> PageMetadata {
         let own = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         PageMetadata { authors: own(authors), published: own(published), dates: own(dates), ..PageMetadata::default() }
+    }
+
+    #[test]
+    fn the_dateline_gives_location_and_source_before_the_blocks() {
+        let fill = |text: &str, location: Option<&str>, source: Option<&str>| {
+            let (mut l, mut s) = (location.map(str::to_string), source.map(str::to_string));
+            fill_dateline(text, &mut l, &mut s);
+            (l, s)
+        };
+        let own = |s: &str| Some(s.to_string());
+        let wire = "Photo: Reuters\nPARIS, Jan 8 (Reuters) - French President Nicolas Sarkozy defended on Tuesday";
+        assert_eq!(fill(wire, Some("Paris"), Some("© Reuters 2007. All Rights Reserved.")), (own("PARIS"), own("Reuters")));
+        // A dateline without an agency keeps the source block; no dateline keeps both blocks.
+        let place_only = "LONDON -- The tragic period romance \"Atonement\" dominated the race for the awards";
+        assert_eq!(fill(place_only, None, Some("The Associated Press")), (own("LONDON"), own("The Associated Press")));
+        let plain = "The tragic period romance \"Atonement\" dominated the race for the awards";
+        assert_eq!(fill(plain, Some("HALIFAX"), None), (own("HALIFAX"), None));
     }
 
     #[test]

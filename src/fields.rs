@@ -34,7 +34,7 @@ use crate::views::{class_words, words, PageMetadata, MONTH_WORDS, TITLE_SEPARATO
 
 mod dateline;
 
-pub use dateline::{dateline, lead_dateline, Dateline};
+pub use dateline::{dateline, lead_dateline, source_name, Dateline};
 
 /// Words of the paragraph whose opening is read as the article's dateline ([`lead_dateline`]):
 /// the first line of the main text this long; shorter lines before it are captions, kickers or
@@ -86,9 +86,13 @@ pub fn fill(meta: &PageMetadata, marked: &Marked, texts: &[&str], title: Option<
 /// Fills `location` and `source` of an article from the dateline that opens its main text
 /// ([`lead_dateline`]): the place, and the agency when the dateline names one. The blocks the
 /// classifier labelled `location` or `source` are kept where the text has no dateline (or, for
-/// the source, one without an agency): a dateline is what the story says of itself, while a
-/// dateline standing as its own block is rare and the classes seldom win a block's argmax.
-pub fn fill_dateline(main_text: &str, location: &mut Option<String>, source: &mut Option<String>) {
+/// the source, one without an agency), a copyright or credit line cut to its holder's name
+/// ([`source_name`]): a dateline is what the story says of itself, while a dateline standing as
+/// its own block is rare and the classes seldom win a block's argmax.
+pub fn fill_source_and_location(main_text: &str, location: &mut Option<String>, source: &mut Option<String>) {
+    if let Some(name) = source.as_deref().and_then(source_name) {
+        *source = Some(name);
+    }
     if let Some(d) = lead_dateline(main_text, LEAD_WORDS) {
         *location = Some(d.place);
         if d.agency.is_some() {
@@ -715,7 +719,7 @@ mod tests {
     fn the_dateline_gives_location_and_source_before_the_blocks() {
         let fill = |text: &str, location: Option<&str>, source: Option<&str>| {
             let (mut l, mut s) = (location.map(str::to_string), source.map(str::to_string));
-            fill_dateline(text, &mut l, &mut s);
+            fill_source_and_location(text, &mut l, &mut s);
             (l, s)
         };
         let own = |s: &str| Some(s.to_string());
@@ -724,6 +728,7 @@ mod tests {
         // A dateline without an agency keeps the source block; no dateline keeps both blocks.
         let place_only = "LONDON -- The tragic period romance \"Atonement\" dominated the race for the awards";
         assert_eq!(fill(place_only, None, Some("The Associated Press")), (own("LONDON"), own("The Associated Press")));
+        assert_eq!(fill(place_only, None, Some("© 2008 The Associated Press. All rights reserved.")), (own("LONDON"), own("The Associated Press")));
         let plain = "The tragic period romance \"Atonement\" dominated the race for the awards";
         assert_eq!(fill(plain, Some("HALIFAX"), None), (own("HALIFAX"), None));
     }

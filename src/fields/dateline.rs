@@ -219,6 +219,63 @@ pub fn lead_dateline(main_text: &str, lead_words: usize) -> Option<Dateline> {
     None
 }
 
+/// Marks after which a copyright or credit line names its holder, lower-cased, longest first
+/// where one starts another.
+const SOURCE_MARKS: &[&str] = &["copyrighted by", "copyright", "(c)", "©", "courtesy of", "source:", "source", "by"];
+/// Most words of a source's name cut from a line; a longer remainder is no name.
+const MAX_SOURCE_WORDS: usize = 8;
+
+/// The holder's name in a source block: `© 2008 The Associated Press. All rights reserved.` →
+/// `The Associated Press`, `Copyright (c) PA Sport 2008, All Rights Reserved` → `PA Sport`,
+/// `© Reuters2008All rights reserved` → `Reuters`, `SOURCE BET Networks` → `BET Networks`. The
+/// marks ([`SOURCE_MARKS`]), years and the words "All rights reserved" are taken away and the
+/// name ends at the first full stop, comma or `|`. `None` when the text has no mark or no name
+/// is left (a block that is only the agency's name, "Press Trust of India", stands as it is).
+pub fn source_name(text: &str) -> Option<String> {
+    let t = text.trim();
+    let t = t.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(t);
+    // ASCII lower case keeps every byte where it is, so positions found in `lower` hold in `t`.
+    let lower = t.to_ascii_lowercase();
+    // Where the name starts: after the last mark of the leading run of marks and years.
+    let mut at = 0;
+    let mut marked = false;
+    loop {
+        let rest = &lower[at..];
+        let skipped = rest.len() - rest.trim_start_matches(|c: char| c.is_whitespace() || c.is_ascii_digit() || c == ':').len();
+        let rest = &rest[skipped..];
+        match SOURCE_MARKS.iter().find(|m| rest.starts_with(*m) && !rest[m.len()..].starts_with(char::is_alphabetic)) {
+            Some(m) => {
+                at += skipped + m.len();
+                marked = true;
+            }
+            None if marked => {
+                at += skipped;
+                break;
+            }
+            // A mark after a word or two: "Photograph Copyright : Getty Images".
+            None => {
+                let (i, m) = SOURCE_MARKS.iter().filter(|m| **m != "by").find_map(|m| lower.find(*m).map(|i| (i, *m)))?;
+                if t[..i].split_whitespace().count() > 2 {
+                    return None;
+                }
+                at = i + m.len();
+                marked = true;
+            }
+        }
+    }
+    let rest = &t[at..];
+    let reserved = rest.to_ascii_lowercase().find("all rights reserved").unwrap_or(rest.len());
+    let rest = &rest[..reserved];
+    let cut = [". ", ",", "|", " - "].iter().filter_map(|s| rest.find(s)).min().unwrap_or(rest.len());
+    // A year glued to the name ("Reuters2008") or after it ("PA Sport 2008").
+    let name = rest[..cut]
+        .trim_end_matches(|c: char| c.is_ascii_digit() || c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':'))
+        .trim_start_matches(|c: char| c.is_whitespace() || c == ':')
+        .trim();
+    let words = name.split_whitespace().count();
+    ((1..=MAX_SOURCE_WORDS).contains(&words) && name.starts_with(char::is_alphabetic)).then(|| name.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,5 +339,28 @@ mod tests {
         // Only the first paragraph counts: a dateline further down is a quoted story's.
         let later = "The company said it would close the plant next year, officials said.\nLONDON -- Another story begins here with words";
         assert_eq!(lead_dateline(later, 8), None);
+    }
+
+    #[test]
+    fn copyright_and_credit_lines_are_cut_to_the_holder() {
+        let name = |t: &str| source_name(t);
+        let own = |s: &str| Some(s.to_string());
+        assert_eq!(name("© 2008 The Associated Press. All rights reserved. This material may not be published"), own("The Associated Press"));
+        assert_eq!(name("Copyright 2008 Associated Press. All rights reserved."), own("Associated Press"));
+        assert_eq!(name("Copyright 2008 by The Associated Press. All rights reserved."), own("The Associated Press"));
+        assert_eq!(name("(Copyright 2008 by The Associated Press. All Rights Reserved.)"), own("The Associated Press"));
+        assert_eq!(name("© Reuters2008All rights reserved."), own("Reuters"));
+        assert_eq!(name("© Reuters 2007. All Rights Reserved. | Learn more about Reuters"), own("Reuters"));
+        assert_eq!(name("Copyright (c) Press Association Ltd. 2007, All Rights Reserved."), own("Press Association Ltd"));
+        assert_eq!(name("Copyright (c) PA Sport 2008, All Rights Reserved."), own("PA Sport"));
+        assert_eq!(name("Copyright 2008 Courtesy of The Sports Network."), own("The Sports Network"));
+        assert_eq!(name("(c) Indo-Asian News Service"), own("Indo-Asian News Service"));
+        assert_eq!(name("SOURCE BET Networks"), own("BET Networks"));
+        assert_eq!(name("Photograph Copyright : Getty Images"), own("Getty Images"));
+        assert_eq!(name("By Agencies"), own("Agencies"));
+        // No mark, or nothing that is a name after it: the block stands as it is.
+        assert_eq!(name("Press Trust of India"), None);
+        assert_eq!(name("All rights reserved. This copyrighted material may not be published, broadcast or redistributed."), None);
+        assert_eq!(name("Central Banks: Fed - Dec 11 Meeting: 25bp rate cut by FXstreet.com"), None);
     }
 }

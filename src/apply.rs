@@ -697,7 +697,7 @@ impl Classifier {
         let marked = crate::fields::Marked::read(&page.html);
         a.title = crate::fields::title(&meta, &marked, &texts, a.title.take());
         crate::fields::fill(&meta, &marked, &texts, a.title.as_deref(), &mut a.reporter, &mut a.date);
-        crate::fields::fill_source_and_location(&a.main_text, &mut a.location, &mut a.source);
+        crate::fields::fill_source_and_location(&a.main_text, &texts, a.title.as_deref(), &mut a.location, &mut a.source);
         Ok(Extracted { article: a, blocks, warnings })
     }
 }

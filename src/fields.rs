@@ -34,7 +34,7 @@ use crate::views::{class_words, words, PageMetadata, MONTH_WORDS, TITLE_SEPARATO
 
 mod dateline;
 
-pub use dateline::{dateline, lead_dateline, source_name, Dateline};
+pub use dateline::{dateline, lead_dateline, source_name, standing_dateline, Dateline};
 
 /// Words of the paragraph whose opening is read as the article's dateline ([`lead_dateline`]):
 /// the first line of the main text this long; shorter lines before it are captions, kickers or
@@ -64,8 +64,7 @@ const DATELINE_WORDS: usize = 30;
 /// short one with a date in it the date; last, a short block anywhere that signs the post
 /// (`Posted by …`, `Written by …`, `Authors: …` under a blog post).
 pub fn fill(meta: &PageMetadata, marked: &Marked, texts: &[&str], title: Option<&str>, reporter: &mut Option<String>, date: &mut Option<String>) {
-    let at = title.and_then(|t| texts.iter().position(|b| *b == t)).unwrap_or(0);
-    let window = &texts[at.saturating_sub(NEAR_BEFORE)..texts.len().min(at + NEAR_AFTER)];
+    let window = near_title(texts, title);
     let near = || window.iter();
     *reporter = declared_person(meta)
         .or_else(|| marked.bylines.first().cloned())
@@ -83,17 +82,27 @@ pub fn fill(meta: &PageMetadata, marked: &Marked, texts: &[&str], title: Option<
     };
 }
 
+/// The blocks next to the title: [`NEAR_BEFORE`] before its block and [`NEAR_AFTER`] from it
+/// (from the first block when the title is no block's text).
+fn near_title<'a, 'b>(texts: &'a [&'b str], title: Option<&str>) -> &'a [&'b str] {
+    let at = title.and_then(|t| texts.iter().position(|b| *b == t)).unwrap_or(0);
+    &texts[at.saturating_sub(NEAR_BEFORE)..texts.len().min(at + NEAR_AFTER)]
+}
+
 /// Fills `location` and `source` of an article from the dateline that opens its main text
 /// ([`lead_dateline`]): the place, and the agency when the dateline names one. The blocks the
 /// classifier labelled `location` or `source` are kept where the text has no dateline (or, for
 /// the source, one without an agency), a copyright or credit line cut to its holder's name
-/// ([`source_name`]): a dateline is what the story says of itself, while a dateline standing as
-/// its own block is rare and the classes seldom win a block's argmax.
-pub fn fill_source_and_location(main_text: &str, location: &mut Option<String>, source: &mut Option<String>) {
+/// ([`source_name`]): a dateline is what the story says of itself, while the classes of a
+/// dateline block seldom win a block's argmax. Without one in the main text, a dateline standing
+/// as its own block next to the title ([`standing_dateline`]; `texts` are the page's block
+/// texts in document order, `title` the article's title) counts as well.
+pub fn fill_source_and_location(main_text: &str, texts: &[&str], title: Option<&str>, location: &mut Option<String>, source: &mut Option<String>) {
     if let Some(name) = source.as_deref().and_then(source_name) {
         *source = Some(name);
     }
-    if let Some(d) = lead_dateline(main_text, LEAD_WORDS) {
+    let standing = || near_title(texts, title).iter().find_map(|t| standing_dateline(t));
+    if let Some(d) = lead_dateline(main_text, LEAD_WORDS).or_else(standing) {
         *location = Some(d.place);
         if d.agency.is_some() {
             *source = d.agency;
@@ -719,7 +728,7 @@ mod tests {
     fn the_dateline_gives_location_and_source_before_the_blocks() {
         let fill = |text: &str, location: Option<&str>, source: Option<&str>| {
             let (mut l, mut s) = (location.map(str::to_string), source.map(str::to_string));
-            fill_source_and_location(text, &mut l, &mut s);
+            fill_source_and_location(text, &[], None, &mut l, &mut s);
             (l, s)
         };
         let own = |s: &str| Some(s.to_string());
@@ -731,6 +740,10 @@ mod tests {
         assert_eq!(fill(place_only, None, Some("© 2008 The Associated Press. All rights reserved.")), (own("LONDON"), own("The Associated Press")));
         let plain = "The tragic period romance \"Atonement\" dominated the race for the awards";
         assert_eq!(fill(plain, Some("HALIFAX"), None), (own("HALIFAX"), None));
+        // A dateline block next to the title, outside the main text.
+        let (mut l, mut s) = (None, None);
+        fill_source_and_location(plain, &["Home", "Bush visits Iraq", "WASHINGTON (AFP)", plain], Some("Bush visits Iraq"), &mut l, &mut s);
+        assert_eq!((l, s), (own("WASHINGTON"), own("AFP")));
     }
 
     #[test]

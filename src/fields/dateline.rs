@@ -210,13 +210,24 @@ pub fn lead_dateline(main_text: &str, lead_words: usize) -> Option<Dateline> {
         if words >= lead_words {
             return dateline(line);
         }
-        // A dateline standing alone: nothing after its dash.
-        let line = line.trim();
-        if let Some(d) = dateline(line).filter(|_| separator(line).is_some_and(|(at, _)| after_separator(line, at).trim().is_empty())) {
+        if let Some(d) = standing_dateline(line) {
             return Some(d);
         }
     }
     None
+}
+
+/// A dateline that is a whole text: nothing after its dash (`WASHINGTON (AP) -`), or a place
+/// and an agency with no dash at all (`BUFFALO, New York (AFP)`), as a dateline standing as its
+/// own block is written.
+pub fn standing_dateline(text: &str) -> Option<Dateline> {
+    let t = text.trim();
+    match separator(t) {
+        Some((at, _)) if after_separator(t, at).trim().is_empty() => dateline(t),
+        Some(_) => None,
+        None if t.ends_with(')') => dateline(&format!("{t} -")).filter(|d| d.agency.is_some()),
+        None => None,
+    }
 }
 
 /// Marks after which a copyright or credit line names its holder, lower-cased, longest first
@@ -337,6 +348,10 @@ mod tests {
         let alone = "WASHINGTON (AP) -\nThe Supreme Court appeared ready Wednesday to uphold the law";
         assert_eq!(lead_dateline(alone, 8).and_then(|d| d.agency).as_deref(), Some("AP"));
         // Only the first paragraph counts: a dateline further down is a quoted story's.
+        // A place and an agency standing alone, without a dash.
+        assert_eq!(standing_dateline("BUFFALO, New York (AFP)").map(|d| (d.place, d.agency)), Some(("BUFFALO, New York".into(), Some("AFP".into()))));
+        assert_eq!(standing_dateline("NEW YORK"), None, "a place alone may be a heading");
+        assert_eq!(standing_dateline("Photos (12)"), None);
         let later = "The company said it would close the plant next year, officials said.\nLONDON -- Another story begins here with words";
         assert_eq!(lead_dateline(later, 8), None);
     }

@@ -217,17 +217,20 @@ pub fn lead_dateline(main_text: &str, lead_words: usize) -> Option<Dateline> {
     None
 }
 
-/// A dateline that is a whole text: nothing after its dash (`WASHINGTON (AP) -`), or a place
-/// and an agency with no dash at all (`BUFFALO, New York (AFP)`), as a dateline standing as its
-/// own block is written.
+/// A dateline that is a whole text, as a dateline standing as its own block is written: a place
+/// in capitals with nothing after its dash (`RENO, Nev. --`), or with an agency and nothing
+/// after it or its colon (`WASHINGTON (AP):`, `BUFFALO, New York (AFP)`, no dash at all). A
+/// short block is more often a heading or a button than a dateline ("FILTER:", "Email
+/// (Required)"), so the place must be in capitals here, and a colon needs an agency.
 pub fn standing_dateline(text: &str) -> Option<Dateline> {
     let t = text.trim();
-    match separator(t) {
-        Some((at, _)) if after_separator(t, at).trim().is_empty() => dateline(t),
+    let d = match separator(t) {
+        Some((at, colon)) if after_separator(t, at).trim().is_empty() => dateline(t).filter(|d| !colon || d.agency.is_some()),
         Some(_) => None,
         None if t.ends_with(')') => dateline(&format!("{t} -")).filter(|d| d.agency.is_some()),
         None => None,
-    }
+    }?;
+    all_capitals(d.place.split(',').next().unwrap_or_default()).then_some(d)
 }
 
 /// Marks after which a copyright or credit line names its holder, lower-cased, longest first
@@ -352,6 +355,11 @@ mod tests {
         assert_eq!(standing_dateline("BUFFALO, New York (AFP)").map(|d| (d.place, d.agency)), Some(("BUFFALO, New York".into(), Some("AFP".into()))));
         assert_eq!(standing_dateline("NEW YORK"), None, "a place alone may be a heading");
         assert_eq!(standing_dateline("Photos (12)"), None);
+        // Headings and buttons shaped like one.
+        for text in ["Email (Required)", "Alex Foster (Grove)", "FILTER:", "Monday (Mumbai)"] {
+            assert_eq!(standing_dateline(text), None, "{text}");
+        }
+        assert_eq!(standing_dateline("RENO, Nev. --").map(|d| d.place).as_deref(), Some("RENO, Nev."));
         let later = "The company said it would close the plant next year, officials said.\nLONDON -- Another story begins here with words";
         assert_eq!(lead_dateline(later, 8), None);
     }

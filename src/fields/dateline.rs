@@ -10,9 +10,10 @@
 //!
 //! - a place: one to four words in capitals (`NEW YORK`, `ST. LOUIS`), or, only when an agency
 //!   follows, in title case (`Beijing (PTI):`, `St. Louis, MO (Sports Network) -`);
-//! - then, after commas, a region (`Calif.`, `Egypt`) and a date (`Jan 8`, `Dec 20, 2025`);
-//! - then an agency in parentheses, words without digits (`(AP)`, `(Reuters)`); a date in
-//!   parentheses is passed over;
+//! - then, after commas, a region (`Calif.`, `Egypt`, a state's code `MO`) and a date (`Jan 8`,
+//!   `Dec 20, 2025`);
+//! - then an agency in parentheses, capitalised words without digits (`(AP)`, `(Reuters)`); a
+//!   date in parentheses is passed over;
 //! - then a dash (`-`, `--`, `–`, `—`) or a colon. After a colon, whose leads are more often
 //!   labels ("UPDATE:", "QUICK SUMMARY:"), the place must be one word of four letters or more,
 //!   or an agency must follow.
@@ -99,6 +100,8 @@ const MAX_LEAD_CHARS: usize = 80;
 const MAX_PLACE_WORDS: usize = 4;
 const MAX_REGION_WORDS: usize = 3;
 const MAX_AGENCY_WORDS: usize = 5;
+/// Most letters of a region written in capitals (`MO`, `N.Y.`, `D.C.`).
+const MAX_CODE_LETTERS: usize = 3;
 
 /// Where and by whom a story was filed, as its dateline writes them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,7 +149,10 @@ pub fn dateline(text: &str) -> Option<Dateline> {
         if is_date(part) {
             continue;
         }
-        if !title_case(part, MAX_REGION_WORDS) && !all_capitals(part) {
+        // `Calif.`, `New York`, `MO`; a region in capitals is a state's code, not a word
+        // ("SELECT, TABLE, WITH — retrieve rows", a manual's heading).
+        let code = all_capitals(part) && part.chars().filter(|c| c.is_alphabetic()).count() <= MAX_CODE_LETTERS;
+        if !title_case(part, MAX_REGION_WORDS) && !code {
             return None;
         }
         location.push_str(", ");
@@ -172,12 +178,13 @@ fn after_separator(t: &str, at: usize) -> &str {
     t[at..].trim_start().trim_start_matches(['-', '–', '—', ':'])
 }
 
-/// An agency's name: one to five words with a letter in the first and no digit.
+/// An agency's name: one to five words, the first capitalised, and no digit (`AP`, `Sports
+/// Network`; not "including currency").
 fn agency_name(inner: &str) -> Option<String> {
     let inner = inner.trim();
     let words = inner.split_whitespace().count();
     let ok = (1..=MAX_AGENCY_WORDS).contains(&words)
-        && inner.starts_with(char::is_alphabetic)
+        && inner.starts_with(char::is_uppercase)
         && inner.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '.' || c == '&' || c == '-' || c == '\'' || c == '’');
     ok.then(|| inner.to_string())
 }
@@ -187,11 +194,17 @@ fn all_capitals(s: &str) -> bool {
     s.chars().any(char::is_alphabetic) && s.chars().all(|c| c.is_uppercase() || matches!(c, ' ' | '.' | '\'' | '’' | '-'))
 }
 
-/// One to `max` words, each starting with a capital, made of letters and `.`, `'`, `-`.
+/// One to `max` words, each starting with a capital, made of letters and `.`, `'`, `-`, and
+/// each with a small letter unless it is a short code (`St. Louis`, `New York`, `MO`; not
+/// `TABLE`).
 fn title_case(s: &str, max: usize) -> bool {
     let words: Vec<&str> = s.split_whitespace().collect();
     (1..=max).contains(&words.len())
-        && words.iter().all(|w| w.starts_with(char::is_uppercase) && w.chars().all(|c| c.is_alphabetic() || matches!(c, '.' | '\'' | '’' | '-')))
+        && words.iter().all(|w| {
+            w.starts_with(char::is_uppercase)
+                && w.chars().all(|c| c.is_alphabetic() || matches!(c, '.' | '\'' | '’' | '-'))
+                && (w.chars().any(char::is_lowercase) || w.chars().filter(|c| c.is_alphabetic()).count() <= MAX_CODE_LETTERS)
+        })
 }
 
 /// A date part of a dateline: `Jan 8`, `Dec. 20`, `2025`, `March 3 2008`.
@@ -339,6 +352,8 @@ mod tests {
             "NEVADA 72, SAN JOSE STATE 51",
             "A - B testing is a method",
             "CVE-2024-49113 stems from an out-of-bounds read",
+            "Budget (including currency): Trying to keep it under $3500",
+            "SELECT, TABLE, WITH — retrieve rows from a table or view",
         ] {
             assert_eq!(dl(text), None, "{text}");
         }

@@ -255,7 +255,7 @@ const MAX_SOURCE_WORDS: usize = 8;
 /// The holder's name in a source block: `© 2008 The Associated Press. All rights reserved.` →
 /// `The Associated Press`, `Copyright (c) PA Sport 2008, All Rights Reserved` → `PA Sport`,
 /// `© Reuters2008All rights reserved` → `Reuters`, `SOURCE BET Networks` → `BET Networks`. The
-/// marks ([`SOURCE_MARKS`]), years and the words "All rights reserved" are taken away and the
+/// marks (`SOURCE_MARKS`: copyright, ©, (c), courtesy of, source, by), years and the words "All rights reserved" are taken away and the
 /// name ends at the first full stop, comma or `|`. `None` when the text has no mark or no name
 /// is left (a block that is only the agency's name, "Press Trust of India", stands as it is).
 pub fn source_name(text: &str) -> Option<String> {

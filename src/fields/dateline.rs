@@ -21,8 +21,8 @@
 //! Leads that are labels, not places ("UPDATE -", "WATCH:", "TLDR:") are left out by
 //! [`NOT_PLACES`]. The `wire` feature group's `wire.dateline` column tests a looser form of the
 //! same shape: a column is weighed by a learner, while these fields are output taken as they
-//! stand, so here a doubtful lead gives nothing. Nothing here is learned, and nothing labels a block: these are output fields,
-//! like the reporter and date of [`super::fill`].
+//! stand, so here a doubtful lead gives nothing. Nothing here is learned, and nothing labels a
+//! block: these are output fields, like the reporter and date of [`super::fill`].
 
 /// Capitalised leads that open a paragraph like a dateline but name no place.
 const NOT_PLACES: &[&str] = &[
@@ -137,11 +137,10 @@ pub fn dateline(text: &str) -> Option<Dateline> {
     if !(capitals || agency.is_some() && title_case(place, MAX_PLACE_WORDS)) || place.split_whitespace().count() > MAX_PLACE_WORDS {
         return None;
     }
-    let lower = place.to_lowercase();
-    if NOT_PLACES.contains(&lower.as_str()) || place.chars().filter(|c| c.is_alphabetic()).count() < 3 {
+    if NOT_PLACES.contains(&place.to_lowercase().as_str()) || letters(place) < 3 {
         return None;
     }
-    if colon && agency.is_none() && (place.contains(' ') || place.chars().filter(|c| c.is_alphabetic()).count() < 4) {
+    if colon && agency.is_none() && (place.contains(' ') || letters(place) < 4) {
         return None;
     }
     let mut location = place.to_string();
@@ -151,7 +150,7 @@ pub fn dateline(text: &str) -> Option<Dateline> {
         }
         // `Calif.`, `New York`, `MO`; a region in capitals is a state's code, not a word
         // ("SELECT, TABLE, WITH — retrieve rows", a manual's heading).
-        let code = all_capitals(part) && part.chars().filter(|c| c.is_alphabetic()).count() <= MAX_CODE_LETTERS;
+        let code = all_capitals(part) && letters(part) <= MAX_CODE_LETTERS;
         if !title_case(part, MAX_REGION_WORDS) && !code {
             return None;
         }
@@ -189,6 +188,11 @@ fn agency_name(inner: &str) -> Option<String> {
     ok.then(|| inner.to_string())
 }
 
+/// How many letters a text has.
+fn letters(s: &str) -> usize {
+    s.chars().filter(|c| c.is_alphabetic()).count()
+}
+
 /// Every letter a capital, at least one letter, and nothing but letters, spaces, `.`, `'`, `-`.
 fn all_capitals(s: &str) -> bool {
     s.chars().any(char::is_alphabetic) && s.chars().all(|c| c.is_uppercase() || matches!(c, ' ' | '.' | '\'' | '’' | '-'))
@@ -203,7 +207,7 @@ fn title_case(s: &str, max: usize) -> bool {
         && words.iter().all(|w| {
             w.starts_with(char::is_uppercase)
                 && w.chars().all(|c| c.is_alphabetic() || matches!(c, '.' | '\'' | '’' | '-'))
-                && (w.chars().any(char::is_lowercase) || w.chars().filter(|c| c.is_alphabetic()).count() <= MAX_CODE_LETTERS)
+                && (w.chars().any(char::is_lowercase) || letters(w) <= MAX_CODE_LETTERS)
         })
 }
 
@@ -255,8 +259,8 @@ const MAX_SOURCE_WORDS: usize = 8;
 /// The holder's name in a source block: `© 2008 The Associated Press. All rights reserved.` →
 /// `The Associated Press`, `Copyright (c) PA Sport 2008, All Rights Reserved` → `PA Sport`,
 /// `© Reuters2008All rights reserved` → `Reuters`, `SOURCE BET Networks` → `BET Networks`. The
-/// marks (`SOURCE_MARKS`: copyright, ©, (c), courtesy of, source, by), years and the words "All rights reserved" are taken away and the
-/// name ends at the first full stop, comma or `|`. `None` when the text has no mark or no name
+/// marks (`SOURCE_MARKS`: copyright, ©, (c), courtesy of, source, by), years and the words "All
+/// rights reserved" are taken away and the name ends at the first full stop, comma or `|`. `None` when the text has no mark or no name
 /// is left (a block that is only the agency's name, "Press Trust of India", stands as it is).
 pub fn source_name(text: &str) -> Option<String> {
     let t = text.trim();
